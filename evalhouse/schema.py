@@ -1,0 +1,109 @@
+"""The raw layer: the only tables the loader writes.
+
+This module is the single definition of the `raw` schema. The loader calls
+`ensure_raw_schema` before every load, and `evalhouse build` calls it before dbt so that
+every dbt source exists even when a family has no data yet.
+
+Every raw row keeps its provenance: the load that landed it, when, the source file and the
+1-based line (JSONL) or the document path (coder-eval), plus content hashes.
+"""
+from __future__ import annotations
+
+# family -> raw table for JSONL lines (brownfield suite)
+JSONL_TABLES = {
+    "big": "big_lines",          # logs_big/*.jsonl: one run per line
+    "matrix": "matrix_lines",    # logs/*.jsonl: one chat x coder matrix turn per line
+    "layered": "layered_lines",  # logs_layered/*.jsonl: one pipeline measurement per line
+}
+
+# coder-eval document kind -> raw table
+CE_TABLES = {
+    "run": "ce_run_docs",                    # run.json
+    "task": "ce_task_docs",                  # task.json
+    "task_execute": "ce_task_execute_docs",  # task.execute.json (audit only, rule R19)
+    "variant": "ce_variant_docs",            # variant.json
+    "experiment": "ce_experiment_docs",      # experiment.json
+    "suite": "ce_suite_docs",                # suite.json
+    "judge": "ce_judge_docs",                # judge-<i>.yaml / post-failure-judge-<i>.yaml, stored as JSON
+}
+
+_JSONL_COLUMNS = """
+    load_id        VARCHAR   NOT NULL,
+    loaded_at      TIMESTAMPTZ NOT NULL,
+    source_file    VARCHAR   NOT NULL,
+    source_line    BIGINT    NOT NULL,
+    record         VARCHAR   NOT NULL,
+    record_sha256  VARCHAR   NOT NULL,
+    file_sha256    VARCHAR   NOT NULL,
+    repaired       VARCHAR
+"""
+
+_CE_COLUMNS = """
+    load_id          VARCHAR   NOT NULL,
+    loaded_at        TIMESTAMPTZ NOT NULL,
+    source_file      VARCHAR   NOT NULL,
+    run_dir          VARCHAR   NOT NULL,
+    run_id           VARCHAR   NOT NULL,
+    doc_kind         VARCHAR   NOT NULL,
+    variant_id       VARCHAR,
+    task_id          VARCHAR,
+    suite_id         VARCHAR,
+    row_id           VARCHAR,
+    replicate_index  INTEGER,
+    judge_index      INTEGER,
+    judge_phase      VARCHAR,
+    document         VARCHAR   NOT NULL,
+    document_sha256  VARCHAR   NOT NULL,
+    file_sha256      VARCHAR   NOT NULL,
+    repaired         VARCHAR
+"""
+
+DDL = [
+    "CREATE SCHEMA IF NOT EXISTS raw",
+    """CREATE TABLE IF NOT EXISTS raw.loads (
+        load_id             VARCHAR PRIMARY KEY,
+        started_at          TIMESTAMPTZ NOT NULL,
+        finished_at         TIMESTAMPTZ,
+        files_seen          BIGINT,
+        files_loaded        BIGINT,
+        files_unchanged     BIGINT,
+        files_ignored       BIGINT,
+        files_duplicate     BIGINT,
+        files_replaced      BIGINT,
+        records_landed      BIGINT,
+        duplicates_skipped  BIGINT,
+        lines_quarantined   BIGINT,
+        roots               VARCHAR,
+        evalhouse_version   VARCHAR
+    )""",
+    """CREATE TABLE IF NOT EXISTS raw.load_errors (
+        load_id      VARCHAR NOT NULL,
+        source_file  VARCHAR NOT NULL,
+        source_line  BIGINT,
+        error        VARCHAR NOT NULL,
+        raw_text     VARCHAR
+    )""",
+    # One row per source file the loader has landed: what lets a reload skip unchanged files,
+    # land only appended lines, and detect rewrites and copies.
+    """CREATE TABLE IF NOT EXISTS raw.files (
+        source_file     VARCHAR PRIMARY KEY,
+        family          VARCHAR NOT NULL,
+        size_bytes      BIGINT  NOT NULL,
+        mtime_ns        BIGINT,
+        bytes_landed    BIGINT  NOT NULL,
+        prefix_sha256   VARCHAR NOT NULL,
+        file_sha256     VARCHAR NOT NULL,
+        lines_landed    BIGINT  NOT NULL,
+        first_load_id   VARCHAR NOT NULL,
+        last_load_id    VARCHAR NOT NULL,
+        duplicate_of    VARCHAR
+    )""",
+]
+DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_JSONL_COLUMNS})" for t in JSONL_TABLES.values()]
+DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CE_COLUMNS})" for t in CE_TABLES.values()]
+
+
+def ensure_raw_schema(con) -> None:
+    """Create the raw schema and every raw table if missing (idempotent)."""
+    for stmt in DDL:
+        con.execute(stmt)
