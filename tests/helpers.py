@@ -1,0 +1,50 @@
+"""Shared test helpers: load fixtures into a fresh DuckDB file, run dbt, read run results."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+
+from evalhouse.dbt_runner import run_dbt
+from evalhouse.paths import PROJECT_DIR
+from evalhouse.schema import ensure_raw_schema
+
+FIXTURES = PROJECT_DIR / "fixtures"
+
+
+def fresh_db(path: Path) -> Path:
+    """An empty warehouse file with the raw schema in place."""
+    con = duckdb.connect(str(path))
+    try:
+        ensure_raw_schema(con)
+    finally:
+        con.close()
+    return path
+
+
+def dbt(args: list[str], db: Path, target: Path, check: bool = True):
+    """Run dbt with its own target dir; on failure with check=True, fail with dbt's output."""
+    proc = run_dbt(args, db=db, target_path=target, capture=True)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"dbt {' '.join(args)} failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-3000:]}")
+    return proc
+
+
+def run_results(target: Path) -> dict[str, dict]:
+    """unique_id-less view of run_results.json: node name -> {status, failures, message}."""
+    data = json.loads((Path(target) / "run_results.json").read_text())
+    out = {}
+    for r in data["results"]:
+        name = r["unique_id"].split(".")[2] if r["unique_id"].startswith(("test.", "model.", "seed.", "unit_test.")) else r["unique_id"]
+        out[name] = {"status": r["status"], "failures": r.get("failures"), "message": r.get("message"),
+                     "unique_id": r["unique_id"]}
+    return out
+
+
+def query(db: Path, sql: str, params=None) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
