@@ -1,20 +1,173 @@
-"""`evalhouse build`: make sure the raw schema exists, then `dbt build` with the bundled profile."""
+"""`evalhouse build`: `dbt build` with the bundled profile, crash-safe, then publish.
+
+dbt-duckdb materialises model by model, each in its own transaction, so a dbt run killed
+half-way through would leave the file with some marts new and some old. `evalhouse build`
+therefore never lets dbt touch the working file:
+
+1. take the evalhouse lock on the working file (a second load/build waits, then fails clearly);
+2. fold any leftover WAL into the working file, then copy it to ``<stem>.build-<pid>.duckdb``
+   in the same directory (a read-only DuckDB connection held during the copy keeps any other
+   writer out);
+3. create missing raw tables in the copy and run ``dbt build`` against the copy;
+4. only if dbt succeeded: checkpoint the copy, publish it as the read-only analyst file and
+   ``os.replace()`` it onto the working file (atomic). If dbt failed, the copy is kept as
+   ``<stem>.failed.duckdb`` for inspection and nothing else changes.
+
+A SIGKILL at any moment leaves the working file and the analyst file exactly as they were (or,
+after the renames, both new). The dbt child dies with its parent (PR_SET_PDEATHSIG) and holds
+the lock fd too, so an orphaned dbt can never write while the next build runs.
+
+`--in-place` skips the copy (for files so large that copying them matters): dbt then writes
+the working file directly, so a killed build can leave it half-built, but the analyst file is
+still only replaced after a successful build.
+"""
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import subprocess
+import time
 from pathlib import Path
 
-import duckdb
-
-from .dbt_runner import run_dbt
+from .dbt_runner import dbt_env, dbt_executable
+from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint, held_lock_fd
+from .paths import PROJECT_DIR
+from .publish import (build_temp_path, checkpoint, checkpoint_if_wal, copy_db, failed_build_path, fsync_dir,
+                      fsync_path, publish_from, remove_stale_temps, wal_path)
 from .schema import ensure_raw_schema
 
+_PR_SET_PDEATHSIG = 1
 
-def main_build(db: Path, dbt_args: list[str] | None = None) -> int:
-    db.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(str(db))
+
+def _die_with_parent(parent_pid: int):
+    """preexec_fn: the dbt child gets SIGKILL when the evalhouse process dies (Linux)."""
+    def _fn():
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except Exception:  # not Linux: best effort
+            pass
+        if os.getppid() != parent_pid:  # parent already gone between fork and prctl
+            os._exit(1)
+    return _fn
+
+
+def _ensure_working_file(db: Path) -> None:
+    if not db.exists():
+        db.parent.mkdir(parents=True, exist_ok=True)
+        con = connect_rw(db)
+        try:
+            ensure_raw_schema(con)
+        finally:
+            con.close()
+
+
+def _prepare(path: Path) -> None:
+    con = connect_rw(path)
     try:
         ensure_raw_schema(con)
     finally:
         con.close()
-    proc = run_dbt(["build", *(dbt_args or [])], db=db)
-    return 0 if proc.returncode == 0 else 1
+
+
+def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: bool = True,
+          wait: float | None = None, in_place: bool = False, target_path: Path | None = None) -> int:
+    """Build (and by default publish). Returns 0 on success, 1 when dbt failed.
+
+    Raises DatabaseBusy when the lock cannot be taken within `wait` seconds or another
+    program has the working file open for writing.
+    """
+    db = Path(db).resolve()
+    args = ["build", *(dbt_args or [])]
+    with db_lock(db, wait=wait, what="build"):
+        remove_stale_temps(db)
+        _ensure_working_file(db)
+        lock_fd = held_lock_fd(db)
+        if in_place:
+            _prepare(db)
+            rc = _run(args, db, target_path, lock_fd)
+            if rc != 0:
+                eprint(f"evalhouse build: dbt failed (exit {rc}); {db} may hold a partial build "
+                       "(--in-place); the analyst file was not replaced.")
+                return 1
+            if publish:
+                checkpoint(db)
+                guard = connect_ro(db)
+                try:
+                    target = publish_from(db, db)
+                finally:
+                    guard.close()
+                print(f"evalhouse build: published {target}")
+            return 0
+
+        checkpoint_if_wal(db)
+        work = build_temp_path(db)
+        t0 = time.monotonic()
+        guard = connect_ro(db)
+        try:
+            copy_db(db, work)
+        finally:
+            guard.close()
+        copy_s = time.monotonic() - t0
+        try:
+            _prepare(work)
+            rc = _run(args, work, target_path, lock_fd)
+            if rc != 0:
+                failed = failed_build_path(db)
+                checkpoint_if_wal(work)
+                os.replace(work, failed)
+                eprint(f"evalhouse build: dbt failed (exit {rc}). {db.name} and the analyst file are "
+                       f"unchanged; the failed build is kept in {failed} for inspection.")
+                return 1
+            t1 = time.monotonic()
+            checkpoint(work)
+            if publish:
+                target = publish_from(work, db)
+            fsync_path(work)
+            os.replace(work, db)
+            fsync_dir(db.parent)
+            failed_build_path(db).unlink(missing_ok=True)
+            swap_s = time.monotonic() - t1
+        finally:
+            work.unlink(missing_ok=True)
+            wal_path(work).unlink(missing_ok=True)
+        msg = f"evalhouse build: done ({db.name}; copy {copy_s:.1f}s, publish+swap {swap_s:.1f}s)"
+        if publish:
+            msg += f"; analysts: duckdb -readonly {target}"
+        print(msg, flush=True)
+        return 0
+
+
+def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | None) -> int:
+    cmd = [dbt_executable(), *args]
+    env = dbt_env(db, target_path)
+    # EVALHOUSE_DBT_PROJECT_DIR: build another dbt project (one that extends evalhouse, or the tiny
+    # project tests/reliability uses to exercise these mechanics quickly) with the same profile.
+    project = Path(os.environ.get("EVALHOUSE_DBT_PROJECT_DIR") or PROJECT_DIR)
+    env["DBT_PROJECT_DIR"] = str(project)
+    proc = subprocess.Popen(
+        cmd,
+        cwd=project,
+        env=env,
+        preexec_fn=_die_with_parent(os.getpid()),
+        pass_fds=(lock_fd,) if lock_fd is not None else (),
+    )
+    try:
+        return proc.wait()
+    except BaseException:
+        proc.kill()
+        proc.wait()
+        raise
+
+
+def main_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True, wait: float | None = None,
+               in_place: bool = False) -> int:
+    try:
+        return build(db, dbt_args=dbt_args, publish=publish, wait=wait, in_place=in_place)
+    except DatabaseBusy as exc:
+        eprint(f"evalhouse build: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        eprint("evalhouse build: interrupted; the working file and the analyst file are unchanged.")
+        return 130

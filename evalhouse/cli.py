@@ -1,4 +1,4 @@
-"""The `evalhouse` command line: load, build, demo.
+"""The `evalhouse` command line: load, build, publish, sql, demo.
 
 Exit codes (contract): 0 finished (even with quarantined lines), 1 fatal error (nothing
 half-written), 2 usage error.
@@ -23,14 +23,39 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument("--follow-symlinks", action="store_true",
                       help="follow symlinks that point outside the given roots")
     load.add_argument("--quiet", action="store_true", help="print only the summary line")
+    load.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                      help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT or 60)")
 
-    build = sub.add_parser("build", help="run `dbt build` against the database with the bundled profile")
+    build = sub.add_parser(
+        "build", help="run `dbt build` on a copy of the database (bundled profile), then publish the analyst file",
+        description="Runs `dbt build` against a copy of the working file and swaps it in only when dbt succeeds, "
+                    "then publishes the read-only analyst file <stem>.analyst.duckdb. A killed or failed build "
+                    "changes nothing. Extra dbt arguments go after --, e.g. evalhouse build -- --select marts.")
     build.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
+    build.add_argument("--no-publish", action="store_true", help="do not refresh the analyst file")
+    build.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                       help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT, else 60)")
+    build.add_argument("--in-place", action="store_true",
+                       help="let dbt write the working file directly (no copy; a killed build may leave it half-built)")
     build.add_argument("dbt_args", nargs=argparse.REMAINDER, help="extra dbt arguments after --")
+
+    publish = sub.add_parser("publish", help="refresh the read-only analyst file <stem>.analyst.duckdb")
+    publish.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
+    publish.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                         help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT, else 60)")
+
+    sql = sub.add_parser("sql", help="query the analyst file read-only (without QUERY: how to open it)")
+    sql.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
+    sql.add_argument("--working", action="store_true",
+                     help="query the working file (read-only) instead of the analyst file")
+    sql.add_argument("--max-rows", type=int, default=200, help="print at most this many rows (default 200)")
+    sql.add_argument("query", nargs="?", help="one SQL statement")
 
     demo = sub.add_parser("demo", help="generate sample logs, load them, build, print headline tables")
     demo.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
     demo.add_argument("--data-dir", default="demo_data", help="where the sample logs are written")
+    demo.add_argument("--wait", type=float, default=None, metavar="SECONDS",
+                      help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT, else 60)")
     return p
 
 
@@ -45,14 +70,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "load":
         from .load import main_load
         return main_load(args.paths, db=db, family=args.family,
-                         follow_symlinks=args.follow_symlinks, quiet=args.quiet)
+                         follow_symlinks=args.follow_symlinks, quiet=args.quiet, wait=args.wait)
     if args.command == "build":
         from .build import main_build
-        extra = [a for a in args.dbt_args if a != "--"] if args.dbt_args else []
-        return main_build(db=db, dbt_args=extra)
+        extra = list(args.dbt_args or [])
+        if extra and extra[0] == "--":
+            extra = extra[1:]
+        return main_build(db=db, dbt_args=extra, publish=not args.no_publish, wait=args.wait,
+                          in_place=args.in_place)
+    if args.command == "publish":
+        from .publish import main_publish
+        return main_publish(db=db, wait=args.wait)
+    if args.command == "sql":
+        from .sql import main_sql
+        return main_sql(db=db, query=args.query, working=args.working, max_rows=args.max_rows)
     if args.command == "demo":
         from .demo import main_demo
-        return main_demo(db=db, data_dir=args.data_dir)
+        return main_demo(db=db, data_dir=args.data_dir, wait=args.wait)
     parser.error(f"unknown command {args.command}")
     return 2
 

@@ -74,7 +74,10 @@ DDL = [
         duplicates_skipped  BIGINT,
         lines_quarantined   BIGINT,
         roots               VARCHAR,
-        evalhouse_version   VARCHAR
+        evalhouse_version   VARCHAR,
+        files_failed        BIGINT,     -- whole-file errors (unreadable, gzip, unparseable document)
+        lines_blank         BIGINT,     -- blank / whitespace-only lines skipped
+        lines_pending       BIGINT      -- partial last lines (no newline yet) left for a later load
     )""",
     """CREATE TABLE IF NOT EXISTS raw.load_errors (
         load_id      VARCHAR NOT NULL,
@@ -96,8 +99,14 @@ DDL = [
         lines_landed    BIGINT  NOT NULL,
         first_load_id   VARCHAR NOT NULL,
         last_load_id    VARCHAR NOT NULL,
-        duplicate_of    VARCHAR
+        duplicate_of    VARCHAR,
+        lines_read      BIGINT          -- complete lines consumed so far (numbering base for appends)
     )""",
+    # columns added after v1 (existing files get them on the next load/build)
+    "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS files_failed BIGINT",
+    "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS lines_blank BIGINT",
+    "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS lines_pending BIGINT",
+    "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS lines_read BIGINT",
 ]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_JSONL_COLUMNS})" for t in JSONL_TABLES.values()]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CE_COLUMNS})" for t in CE_TABLES.values()]

@@ -1,0 +1,187 @@
+"""`evalhouse demo` (what `make demo` runs): sample logs -> load -> build -> publish -> headline tables.
+
+1. writes the deterministic sample logs of every brownfield family into DATA_DIR (default
+   ./demo_data); a file whose content is unchanged is left untouched;
+2. copies the real coder-eval run directories shipped in fixtures/coder_eval into
+   DATA_DIR/coder_eval;
+3. loads DATA_DIR into the working file, runs the crash-safe build and publishes the analyst
+   file;
+4. prints a few headline rows from whichever marts exist, read from the analyst file.
+
+Re-running it is idempotent: the second load lands nothing, the build gives the same marts.
+"""
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .locking import DatabaseBusy, connect_ro, db_lock, eprint
+from .paths import FIXTURES_DIR
+from .publish import analyst_path
+from .sql import format_table
+
+# (schema, table, preferred columns (those that exist are shown, in this order), order by, limit)
+HEADLINES: list[tuple[str, str, list[str], list[str], int]] = [
+    ("marts", "big_rates",
+     ["kind", "model", "with_brain", "with_plan", "n_runs", "n_scenarios", "change_mean", "change_ci_low",
+      "change_ci_high", "regress_mean", "n_done_but_broke"],
+     ["kind", "model", "with_brain", "with_plan"], 12),
+    ("marts", "awareness_rates",
+     ["model", "with_brain", "with_plan", "n_runs", "regress_mean", "regress_ci_low", "regress_ci_high"],
+     ["model", "with_brain", "with_plan"], 8),
+    ("marts", "matrix_pass_rates",
+     ["chat_model", "coder_model", "n_turns", "n_clusters", "pass_rate", "pass_ci_low", "pass_ci_high"],
+     ["chat_model", "coder_model"], 12),
+    ("marts", "layered_rates",
+     ["measurement", "model", "n", "mean", "ci_low", "ci_high"], ["measurement", "model"], 10),
+    ("marts", "ce_variant_rates",
+     ["experiment_id", "variant_id", "n_tasks", "n_replicates", "success_rate", "success_ci_low",
+      "success_ci_high", "mean_score"],
+     ["experiment_id", "variant_id"], 12),
+    ("marts", "fct_costs_repriced", [], [], 0),  # summarised specially below
+    ("marts", "data_quality_findings", [], [], 0),  # summarised specially below
+]
+
+
+def _sync_tree(src: Path, dst: Path) -> int:
+    """Copy files from src into dst, leaving identical files untouched; returns files written."""
+    written = 0
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src)
+        target = dst / rel
+        if path.is_dir() and not path.is_symlink():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        if not path.is_file():
+            continue
+        if target.is_file() and filecmp.cmp(path, target, shallow=False):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+        shutil.copyfile(path, tmp)
+        os.replace(tmp, target)
+        written += 1
+    return written
+
+
+def write_demo_data(data_dir: Path) -> dict[str, int]:
+    """Sample logs + shipped coder-eval runs into data_dir. Returns files written per part."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    stats = {"sample_files_written": 0, "coder_eval_files_written": 0}
+    try:
+        from .samples import write_sample_logs
+    except ImportError as exc:  # the generator is optional for the demo's other half
+        eprint(f"evalhouse demo: sample log generator unavailable ({exc}); skipping brownfield samples")
+    else:
+        with tempfile.TemporaryDirectory(prefix=".samples-", dir=data_dir) as tmp:
+            write_sample_logs(Path(tmp))
+            stats["sample_files_written"] = _sync_tree(Path(tmp), data_dir)
+    ce_src = FIXTURES_DIR / "coder_eval"
+    if ce_src.is_dir():
+        stats["coder_eval_files_written"] = _sync_tree(ce_src, data_dir / "coder_eval")
+    else:
+        eprint(f"evalhouse demo: {ce_src} not found; skipping coder-eval runs")
+    return stats
+
+
+def _load(data_dir: Path, db: Path) -> int:
+    from .load import main_load  # the loader prints its own summary
+
+    return main_load([str(data_dir)], db=db, family=None, follow_symlinks=False, quiet=False)
+
+
+def _columns(con, schema: str, table: str) -> list[str]:
+    return [r[0] for r in con.execute(
+        "select column_name from information_schema.columns where table_schema = ? and table_name = ? "
+        "order by ordinal_position", [schema, table]).fetchall()]
+
+
+def _quote(ident: str) -> str:
+    return '"' + ident.replace('"', '""') + '"'
+
+
+def headline_tables(path: Path) -> list[tuple[str, list[str], list[tuple]]]:
+    """(title, columns, rows) for each headline mart present in the database at `path`."""
+    out = []
+    con = connect_ro(path)
+    try:
+        for schema, table, preferred, order, limit in HEADLINES:
+            cols = _columns(con, schema, table)
+            if not cols:
+                continue
+            rel = f"{_quote(schema)}.{_quote(table)}"
+            n = con.execute(f"select count(*) from {rel}").fetchall()[0][0]
+            if table == "data_quality_findings":
+                if "rule_id" in cols:
+                    fam = "source_family" if "source_family" in cols else "null"
+                    rows = con.execute(
+                        f"select rule_id, {fam} as source_family, count(*) as findings from {rel} "
+                        "group by all order by rule_id, source_family").fetchall()
+                    out.append((f"{schema}.{table}: {n} findings by rule", ["rule_id", "source_family", "findings"],
+                                rows))
+                continue
+            if table == "fct_costs_repriced":
+                group = [c for c in ("source_family", "model") if c in cols]
+                money = [c for c in ("cost_usd_logged", "cost_usd_repriced") if c in cols]
+                if group:
+                    sel = ", ".join(_quote(c) for c in group)
+                    aggs = ", ".join(f"round(sum({_quote(c)}), 4) as {_quote('sum_' + c)}" for c in money)
+                    unpriced = ", count(*) filter (where cost_usd_repriced is null) as unpriced" \
+                        if "cost_usd_repriced" in cols else ""
+                    q = (f"select {sel}, count(*) as n{', ' + aggs if aggs else ''}{unpriced} from {rel} "
+                         f"group by all order by all limit 15")
+                    cur = con.execute(q)
+                    out.append((f"{schema}.{table}: {n} rows, summary", [d[0] for d in cur.description],
+                                cur.fetchall()))
+                continue
+            show = [c for c in preferred if c in cols] or cols[:8]
+            keys = [c for c in order if c in cols]
+            q = f"select {', '.join(_quote(c) for c in show)} from {rel}"
+            if keys:
+                q += f" order by {', '.join(_quote(c) for c in keys)}"
+            q += f" limit {int(limit)}"
+            rows = con.execute(q).fetchall()
+            more = f" (first {limit})" if n > limit else ""
+            out.append((f"{schema}.{table}: {n} rows{more}", show, rows))
+    finally:
+        con.close()
+    return out
+
+
+def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | None = None) -> int:
+    from .build import build
+
+    db = Path(db).resolve()
+    data = Path(data_dir).resolve()
+    try:
+        with db_lock(db, wait=wait, what="demo"):
+            stats = write_demo_data(data)
+            print(f"evalhouse demo: sample logs and coder-eval runs in {data} "
+                  f"({stats['sample_files_written']} sample files and "
+                  f"{stats['coder_eval_files_written']} coder-eval files (re)written)", flush=True)
+            rc = _load(data, db)
+            if rc != 0:
+                eprint(f"evalhouse demo: load failed (exit {rc})")
+                return 1
+            rc = build(db, publish=True, wait=wait)
+            if rc != 0:
+                eprint("evalhouse demo: build failed; see dbt's output above")
+                return 1
+    except DatabaseBusy as exc:
+        eprint(f"evalhouse demo: {exc}")
+        return 1
+    target = analyst_path(db)
+    print()
+    tables = headline_tables(target)
+    if not tables:
+        print("(no marts yet)")
+    for title, cols, rows in tables:
+        print(f"== {title}")
+        print(format_table(cols, rows))
+        print()
+    print(f"Working file: {db}\nAnalyst file (open read-only): {target}\n"
+          f"  duckdb -readonly '{target}'    or    evalhouse sql \"select * from marts.big_rates\"")
+    return 0

@@ -1,0 +1,907 @@
+"""`evalhouse load`: land JSONL logs and coder-eval documents in the raw schema, exactly once.
+
+How a JSONL file lands (the hot path does no per-line Python JSON parsing):
+
+1. Python reads the file's bytes once (chunked), hashes the whole file and the already-landed
+   prefix, and cuts the new part at the last newline (a partial last line is not landed; it
+   lands once completed).
+2. DuckDB splits each chunk into lines (``string_split`` + ``unnest ... WITH ORDINALITY`` for the
+   1-based line numbers), strips CR and a leading UTF-8 BOM, skips blank lines, validates with
+   ``json_valid``/``json_type`` and hashes with ``sha256`` -- all in SQL.
+3. Only *candidate* lines get a second look in Python's ``json``: lines DuckDB rejects, lines
+   that are not objects, and lines a cheap SQL superset test flags because DuckDB and Python
+   could disagree on them:
+   - non-finite numbers: a value position followed by nan/inf in any case
+     (``[\\[:,]\\s*[-+]?(?i:nan|inf)``; DuckDB accepts ``nan``/``inf``/``NaN``/``Infinity``),
+     numbers with 3+ exponent digits or 300+ digits (Python reads 1e400 as inf);
+   - trailing commas (DuckDB accepts ``{"a":1,}``, Python does not): ``,\\s*[\\]}]``;
+   - duplicate keys (DuckDB keeps the first, Python the last): the key-like strings of the
+     line (``"..."\\s*:``) contain a repeat or an escape; those lines are then checked
+     exactly with ``json_tree`` in SQL (some object has count(key) > count(distinct key)).
+   Python then lands the line as its ``json`` module reads it: NaN/Infinity rewritten to null
+   (``repaired`` = ``nonfinite: $.path``), duplicate keys resolved last-wins (record rewritten,
+   ``repaired`` = ``duplicate keys: ...``), lone UTF-16 surrogates (Python accepts, DuckDB does
+   not) replaced by U+FFFD (flagged); or quarantines it with the reason.
+4. Invalid UTF-8: the chunk falls back to a Python line split; only the undecodable lines are
+   quarantined ("invalid UTF-8 ... re-encode the file as UTF-8"), the others land.
+   NUL bytes: the line is quarantined (never valid JSON text).
+   A gzip file with a .jsonl name is a whole-file error ("not text (gzip compressed)").
+
+Exactly once (``raw.files``): unchanged size+mtime skips the file without reading it (if the
+mtime is "racy" -- within 2 s of the load that registered it -- the whole-file hash decides);
+appended lines land alone (prefix hash check); a rewritten prefix replaces the file's rows as a
+unit; a new file whose content equals a file already landed is a duplicate (lands nothing).
+One load is one DuckDB transaction; the evalhouse lock (evalhouse.locking) serialises writers.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+
+from .discover import Item, discover
+from .locking import DatabaseBusy, connect_rw, db_lock
+from .schema import CE_TABLES, JSONL_TABLES, ensure_raw_schema
+
+RAW_TEXT_MAX = 4096          # chars of offending text kept in raw.load_errors
+CHUNK_BYTES = 64 << 20       # bytes per DuckDB split/validate batch
+RACY_NS = 2_000_000_000      # mtime this close to the registering load: verify by hash
+SHOW_ERRORS = 8
+GZIP_MAGIC = b"\x1f\x8b\x08"
+BOM = b"\xef\xbb\xbf"
+
+# SQL superset filters (see module docstring); constants, never built from data.
+_SUSPICIOUS_RE = r"[\[:,]\s*[-+]?(?i:nan|inf)|,\s*[\]}]|[eE][-+]?[0-9]{3,}|[0-9]{300,}"
+_KEY_RE = r'"((?:[^"\\]|\\.)*)"\s*:'
+
+_SPLIT_SQL = """
+CREATE OR REPLACE TEMP TABLE _eh_lines AS
+SELECT CAST($base AS BIGINT) + t.ord AS line_no, t.part AS text
+FROM unnest(string_split($chunk, chr(10))) WITH ORDINALITY AS t(part, ord)
+"""
+_LIST_SQL = """
+CREATE OR REPLACE TEMP TABLE _eh_lines AS
+SELECT unnest($nos::BIGINT[]) AS line_no, unnest($texts::VARCHAR[]) AS text
+"""
+_CLASSIFY_SQL = f"""
+CREATE OR REPLACE TEMP TABLE _eh_cls AS
+WITH s AS (
+    SELECT line_no, rtrim(text, chr(13)) AS text FROM _eh_lines
+), v AS (
+    SELECT line_no, text,
+        trim(text, ' ' || chr(9) || chr(13)) = '' AS is_blank,
+        json_valid(text) AS is_valid
+    FROM s
+)
+SELECT line_no, text,
+    CASE
+        WHEN is_blank THEN 'blank'
+        WHEN NOT is_valid THEN 'check'
+        WHEN json_type(text) <> 'OBJECT' THEN 'check'
+        WHEN regexp_matches(text, '{_SUSPICIOUS_RE}') THEN 'check'
+        ELSE 'keys'
+    END AS kind
+FROM v
+"""
+# duplicate-key superset on the remaining lines: a repeated key-like string, or an escaped one
+_KEYS_SQL = f"""
+UPDATE _eh_cls SET kind = CASE
+    WHEN len(list_distinct(k.keys)) <> len(k.keys)
+        OR len(list_filter(k.keys, lambda x: contains(x, chr(92)))) > 0 THEN 'dupcand'
+    ELSE 'ok' END
+FROM (SELECT line_no AS ln, regexp_extract_all(text, '{_KEY_RE}', 1) AS keys FROM _eh_cls WHERE kind = 'keys') AS k
+WHERE _eh_cls.line_no = k.ln
+"""
+_DUPKEYS_SQL = """
+UPDATE _eh_cls SET kind = CASE WHEN line_no IN (
+    SELECT c.line_no
+    FROM _eh_cls AS c, json_tree(c.text) AS j
+    WHERE c.kind = 'dupcand' AND j.parent IS NOT NULL
+    GROUP BY c.line_no, j.parent
+    HAVING count(*) > count(DISTINCT j.key)
+) THEN 'check' ELSE 'ok' END
+WHERE kind = 'dupcand'
+"""
+
+
+class UsageError(ValueError):
+    """Bad arguments (exit code 2)."""
+
+
+class LoadError(RuntimeError):
+    """A fatal error: nothing was written (exit code 1)."""
+
+
+@dataclass
+class FileResult:
+    path: str
+    status: str              # loaded | appended | replaced | unchanged | duplicate | failed
+    family: str | None = None
+    lines: int = 0           # complete lines read by this load (JSONL)
+    landed: int = 0
+    quarantined: int = 0
+    blank: int = 0
+    pending: int = 0         # 1 if a partial last line (no newline yet) was left for later
+    duplicate_of: str | None = None
+
+
+@dataclass
+class LoadSummary:
+    load_id: str
+    db: str
+    files_seen: int = 0
+    files_loaded: int = 0
+    files_unchanged: int = 0
+    files_ignored: int = 0
+    files_duplicate: int = 0
+    files_replaced: int = 0
+    files_failed: int = 0
+    records_landed: int = 0
+    duplicates_skipped: int = 0
+    lines_quarantined: int = 0
+    lines_blank: int = 0
+    lines_pending: int = 0
+    seconds: float = 0.0
+    errors: list[tuple[str, int | None, str]] = field(default_factory=list)   # (file, line, reason)
+    ignored: list[tuple[str, str]] = field(default_factory=list)
+    files: list[FileResult] = field(default_factory=list)
+
+    def by_path(self) -> dict[str, FileResult]:
+        return {f.path: f for f in self.files}
+
+
+# --------------------------------------------------------------------------------------------
+# Python's reading of one JSON text (the second look)
+# --------------------------------------------------------------------------------------------
+
+def _cut(text: str) -> str:
+    if len(text) <= RAW_TEXT_MAX:
+        return text
+    return text[:RAW_TEXT_MAX] + f"... [cut: {len(text)} chars in all]"
+
+
+def _kind_of(obj) -> str:
+    if isinstance(obj, list):
+        return "an array"
+    if obj is None:
+        return "null"
+    if isinstance(obj, bool):
+        return "a boolean"
+    if isinstance(obj, (int, float)):
+        return "a number"
+    if isinstance(obj, str):
+        return "a string"
+    return type(obj).__name__
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _has_surrogate(s: str) -> bool:
+    return _SURROGATE.search(s) is not None
+
+
+def _fix_surrogates(s: str) -> str:
+    return _SURROGATE.sub("\ufffd", s)
+
+
+def _repair(obj, notes: dict[str, list[str]], path: str = "$"):
+    """Non-finite floats -> None, lone surrogates -> U+FFFD; records the JSON paths touched."""
+    if isinstance(obj, float):
+        if not math.isfinite(obj):
+            notes["nonfinite"].append(path)
+            return None
+        return obj
+    if isinstance(obj, str):
+        if _has_surrogate(obj):
+            notes["surrogate"].append(path)
+            return _fix_surrogates(obj)
+        return obj
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            key = k
+            if _has_surrogate(k):
+                notes["surrogate"].append(f"{path} (key)")
+                key = _fix_surrogates(k)
+            out[key] = _repair(v, notes, f"{path}.{k}" if _plain_key(k) else f"{path}[{json.dumps(k)}]")
+        return out
+    if isinstance(obj, list):
+        return [_repair(v, notes, f"{path}[{i}]") for i, v in enumerate(obj)]
+    return obj
+
+
+def _plain_key(k: str) -> bool:
+    return k.isidentifier() and not _has_surrogate(k)
+
+
+def python_read(text: str, what: str = "line", duckdb_ok: bool = True):
+    """Read one JSON text as Python's json module does.
+
+    Returns (record_text | None, repaired_note | None, error | None). record_text is None when
+    the text must be quarantined (error says why); it is `text` itself unless a rewrite was needed.
+    """
+    dup_keys: list[str] = []
+
+    def hook(pairs):
+        d = dict(pairs)
+        if len(d) < len(pairs):
+            seen = set()
+            for k, _ in pairs:
+                if k in seen and k not in dup_keys:
+                    dup_keys.append(k)
+                seen.add(k)
+        return d
+
+    special = []  # NaN / Infinity tokens or float overflow seen: the tree needs a repair walk
+
+    def parse_constant(tok):
+        special.append(tok)
+        return float(tok)
+
+    def parse_float(tok):
+        v = float(tok)
+        if not math.isfinite(v):
+            special.append(tok)
+        return v
+
+    try:
+        obj = json.loads(text, object_pairs_hook=hook, parse_constant=parse_constant, parse_float=parse_float)
+    except json.JSONDecodeError as exc:
+        return None, None, f"invalid JSON: {exc.msg} (column {exc.colno})" if "\n" not in text.strip() else \
+            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+    except RecursionError:
+        return None, None, "invalid JSON for Python: nested too deeply"
+    except ValueError as exc:  # e.g. an integer with more than 4300 digits
+        return None, None, f"invalid JSON for Python: {exc}"
+    if not isinstance(obj, dict):
+        return None, None, (f"not a JSON object: the {what} is {_kind_of(obj)}; "
+                            f"evalhouse expects one JSON object per {what}")
+    notes: dict[str, list[str]] = {"nonfinite": [], "surrogate": []}
+    fixed = obj
+    if special or _SURROGATE_ESCAPE.search(text):
+        try:
+            fixed = _repair(obj, notes)
+        except RecursionError:
+            return None, None, "invalid JSON for Python: nested too deeply"
+    parts = []
+    if notes["nonfinite"]:
+        parts.append("nonfinite: " + ", ".join(notes["nonfinite"][:20]))
+    if dup_keys:
+        parts.append("duplicate keys (last wins): " + ", ".join(dup_keys[:20]))
+    if notes["surrogate"]:
+        parts.append("lone surrogate replaced by U+FFFD: " + ", ".join(notes["surrogate"][:20]))
+    if not parts and duckdb_ok:
+        return text, None, None
+    try:
+        record = json.dumps(fixed, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (RecursionError, ValueError) as exc:
+        return None, None, f"cannot store this JSON: {exc}"
+    return record, ("; ".join(parts) or "rewritten: DuckDB could not read the original text"), None
+
+
+# --------------------------------------------------------------------------------------------
+# the loader
+# --------------------------------------------------------------------------------------------
+
+class _Progress:
+    """A minimal progress bar on stderr, only on a TTY and only once a load takes a moment."""
+
+    def __init__(self, total_bytes: int, enabled: bool):
+        self.total = max(total_bytes, 1)
+        self.enabled = enabled and sys.stderr.isatty()
+        self.start = time.monotonic()
+        self.done = 0
+        self.shown = False
+        self.last = 0.0
+
+    def advance(self, n: int, label: str = "") -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < 0.5 or now - self.last < 0.1:
+            return
+        self.last = now
+        frac = min(self.done / self.total, 1.0)
+        bar = "#" * int(frac * 30)
+        name = os.path.basename(label)[-30:]
+        sys.stderr.write(f"\rloading [{bar:<30}] {frac:6.1%} {name:<30}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r" + " " * 80 + "\r")
+            sys.stderr.flush()
+
+
+def _read_file(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+class _Loader:
+    def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress):
+        self.con = con
+        self.s = summary
+        self.loaded_at = loaded_at
+        self.progress = progress
+        self.registry = {}
+        self._sha_index = None
+        self._dirty: set[str] = set()
+        self._docs: dict[str, list[dict]] = {k: [] for k in CE_TABLES}
+        self._ce_index = None
+        for row in con.execute(
+            "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
+            "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, "
+            "epoch_ns(l.started_at) FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
+        ).fetchall():
+            self.registry[row[0]] = dict(zip(
+                ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
+                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "registered_ns"], row))
+
+    # ---- bookkeeping ---------------------------------------------------------------------
+    def _flush_errors(self, path: str, errs: list[tuple[int | None, str, str | None]]) -> None:
+        if not errs:
+            return
+        self.con.execute(
+            "INSERT INTO raw.load_errors SELECT $load_id, $file, unnest($lines::BIGINT[]), "
+            "unnest($errors::VARCHAR[]), unnest($texts::VARCHAR[])",
+            {"load_id": self.s.load_id, "file": path, "lines": [e[0] for e in errs],
+             "errors": [e[1] for e in errs], "texts": [_cut(e[2]) if e[2] is not None else None for e in errs]})
+        for line, reason, _ in errs:
+            self.s.errors.append((path, line, reason))
+
+    def _register(self, path: str, family: str, size: int, mtime_ns: int, bytes_landed: int, prefix_sha: str,
+                  file_sha: str, lines_read: int, lines_landed: int, duplicate_of: str | None = None) -> None:
+        """Record what is landed of `path` (written to raw.files in one batch by flush())."""
+        old = self.registry.get(path)
+        first = old["first_load_id"] if old else self.s.load_id
+        self.registry[path] = dict(source_file=path, family=family, size_bytes=size, mtime_ns=mtime_ns,
+                                   bytes_landed=bytes_landed, prefix_sha256=prefix_sha, file_sha256=file_sha,
+                                   lines_read=lines_read, lines_landed=lines_landed, first_load_id=first,
+                                   registered_ns=time.time_ns(), duplicate_of=duplicate_of)
+        self._dirty.add(path)
+        self._index(path, self.registry[path])
+
+    def flush(self) -> None:
+        """Write the registry changes and the batched coder-eval documents."""
+        if self._dirty:
+            rows = [self.registry[p] for p in sorted(self._dirty)]
+            cols = ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
+                    "file_sha256", "lines_landed", "first_load_id", "duplicate_of", "lines_read"]
+            params = {c: [r.get(c) for r in rows] for c in cols}
+            self.con.execute("DELETE FROM raw.files WHERE source_file IN (SELECT unnest($p::VARCHAR[]))",
+                             {"p": params["source_file"]})
+            self.con.execute(
+                "INSERT INTO raw.files (source_file, family, size_bytes, mtime_ns, bytes_landed, prefix_sha256, "
+                "file_sha256, lines_landed, first_load_id, last_load_id, duplicate_of, lines_read) "
+                "SELECT unnest($source_file::VARCHAR[]), unnest($family::VARCHAR[]), unnest($size_bytes::BIGINT[]), "
+                "unnest($mtime_ns::BIGINT[]), unnest($bytes_landed::BIGINT[]), unnest($prefix_sha256::VARCHAR[]), "
+                "unnest($file_sha256::VARCHAR[]), unnest($lines_landed::BIGINT[]), unnest($first_load_id::VARCHAR[]), "
+                "$load_id, unnest($duplicate_of::VARCHAR[]), unnest($lines_read::BIGINT[])",
+                {**params, "load_id": self.s.load_id})
+            self._dirty.clear()
+        for kind, docs in self._docs.items():
+            if not docs:
+                continue
+            cols = ["source_file", "run_dir", "run_id", "doc_kind", "variant_id", "task_id", "suite_id", "row_id",
+                    "replicate_index", "judge_index", "judge_phase", "document", "file_sha256", "repaired"]
+            params = {c: [d[c] for d in docs] for c in cols}
+            sel = ", ".join(f"unnest(${c}::{'INTEGER' if c in ('replicate_index', 'judge_index') else 'VARCHAR'}[]) AS {c}"
+                            for c in cols)
+            self.con.execute(
+                f"INSERT INTO raw.{CE_TABLES[kind]} (load_id, loaded_at, source_file, run_dir, run_id, doc_kind, "
+                "variant_id, task_id, suite_id, row_id, replicate_index, judge_index, judge_phase, document, "
+                "document_sha256, file_sha256, repaired) "
+                "SELECT $load_id, $at, u.source_file, u.run_dir, u.run_id, u.doc_kind, u.variant_id, u.task_id, "
+                "u.suite_id, u.row_id, u.replicate_index, u.judge_index, u.judge_phase, u.document, "
+                f"sha256(u.document), u.file_sha256, u.repaired FROM (SELECT {sel}) AS u",
+                {**params, "load_id": self.s.load_id, "at": self.loaded_at})
+            docs.clear()
+
+    def _unchanged_by_stat(self, reg: dict | None, st: os.stat_result) -> bool:
+        if reg is None or reg["size_bytes"] != st.st_size or reg["mtime_ns"] != st.st_mtime_ns:
+            return False
+        registered = reg.get("registered_ns")
+        racy = registered is None or st.st_mtime_ns >= registered - RACY_NS
+        return not racy
+
+    def _find_duplicate(self, path: str, file_sha: str, size: int) -> str | None:
+        """Another JSONL file whose whole content, or whose landed prefix, has exactly these bytes."""
+        if size == 0:
+            return None
+        if self._sha_index is None:
+            self._sha_index = {}
+            for other, reg in self.registry.items():
+                self._index(other, reg)
+        other = self._sha_index.get(file_sha)
+        return other if other != path else None
+
+    def _index(self, path: str, reg: dict) -> None:
+        if self._sha_index is None or reg["family"] not in JSONL_TABLES or reg["size_bytes"] == 0:
+            return
+        self._sha_index.setdefault(reg["file_sha256"], path)
+        if reg["bytes_landed"]:
+            self._sha_index.setdefault(reg["prefix_sha256"], path)
+
+    # ---- JSONL -------------------------------------------------------------------------------
+    def load_jsonl(self, item: Item) -> None:
+        path, family = item.path, item.family
+        res = FileResult(path=path, status="loaded", family=family)
+        try:
+            st = os.stat(path)
+            reg = self.registry.get(path)
+            if self._unchanged_by_stat(reg, st):
+                res.status = "unchanged"
+                self.s.files.append(res)
+                self.progress.advance(st.st_size, path)
+                return
+            data = _read_file(path)
+        except OSError as exc:
+            self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
+            return
+        size = len(data)
+        mtime_ns = st.st_mtime_ns
+        file_sha = hashlib.sha256(data).hexdigest()
+        if data.startswith(GZIP_MAGIC):
+            if reg is not None and reg["file_sha256"] == file_sha:
+                res.status = "unchanged"
+                self.s.files.append(res)
+                return
+            self._replace_rows_if_registered(reg, res)
+            self._flush_errors(path, [(None, "not text (gzip compressed): decompress it (gunzip) and load the "
+                                             ".jsonl inside", None)])
+            res.status = "failed"
+            self.s.files_failed += 1
+            self._register(path, family, size, mtime_ns, size, file_sha, file_sha, 0, 0)
+            self.s.files.append(res)
+            return
+
+        last_nl = data.rfind(b"\n")
+        end = last_nl + 1           # bytes that form complete lines
+        start, base = 0, 0
+        if reg is not None:
+            if reg["file_sha256"] == file_sha:
+                # same bytes (only the mtime moved, or a racy stat): nothing to do
+                # re-register: the new stat (and a later registration time, so it is no longer racy)
+                self._register(path, reg["family"], size, mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
+                               file_sha, reg["lines_read"] or 0, reg["lines_landed"])
+                res.status = "unchanged"
+                res.pending = 1 if end < size else 0
+                self.s.files.append(res)
+                self.progress.advance(size, path)
+                return
+            bl = reg["bytes_landed"]
+            if bl <= size and hashlib.sha256(data[:bl]).hexdigest() == reg["prefix_sha256"] \
+                    and reg["family"] == family:
+                start, base = bl, reg["lines_read"] or 0
+                res.status = "appended" if bl > 0 else "loaded"
+            else:
+                self._replace_rows_if_registered(reg, res)
+        else:
+            dup = self._find_duplicate(path, file_sha, size)
+            if dup is not None:
+                res.status = "duplicate"
+                res.duplicate_of = dup
+                self.s.files_duplicate += 1
+                n_lines = data.count(b"\n", 0, end)
+                self.s.duplicates_skipped += n_lines
+                self._register(path, family, size, mtime_ns, end, hashlib.sha256(data[:end]).hexdigest(),
+                               file_sha, n_lines, 0, duplicate_of=dup)
+                self.s.files.append(res)
+                self.progress.advance(size, path)
+                return
+        if end > start:
+            self._land_segment(path, family, data, start, end, base, file_sha, res)
+        res.pending = 1 if end < size else 0
+        lines_read = base + res.lines
+        landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
+        self._register(path, family, size, mtime_ns, max(end, start), hashlib.sha256(data[:max(end, start)]).hexdigest(),
+                       file_sha, lines_read, landed_total)
+        if res.lines == 0 and res.status == "appended":
+            res.status = "unchanged"
+        self._count(res)
+        self.s.files.append(res)
+
+    def _count(self, res: FileResult) -> None:
+        if res.status in ("loaded", "appended", "replaced"):
+            self.s.files_loaded += 1
+        if res.status == "replaced":
+            self.s.files_replaced += 1
+        self.s.records_landed += res.landed
+        self.s.lines_quarantined += res.quarantined
+        self.s.lines_blank += res.blank
+        self.s.lines_pending += res.pending
+
+    def _replace_rows_if_registered(self, reg: dict | None, res: FileResult) -> None:
+        """The already-landed part changed: delete the file's old rows (same transaction)."""
+        if reg is None:
+            return
+        fam = reg["family"]
+        if fam in JSONL_TABLES:
+            self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
+        elif fam.startswith("ce:") and fam[3:] in CE_TABLES:
+            self.con.execute(f"DELETE FROM raw.{CE_TABLES[fam[3:]]} WHERE source_file = $p", {"p": res.path})
+        res.status = "replaced"
+
+    def _whole_file_error(self, res: FileResult, reason: str) -> None:
+        self._flush_errors(res.path, [(None, reason, None)])
+        res.status = "failed"
+        self.s.files_failed += 1
+        self.s.files.append(res)
+
+    def _land_segment(self, path, family, data: bytes, start: int, end: int, base: int, file_sha: str,
+                      res: FileResult) -> None:
+        table = JSONL_TABLES[family]
+        pos = start
+        line_base = base
+        while pos < end:
+            stop = min(end, pos + CHUNK_BYTES)
+            if stop < end:
+                nl = data.rfind(b"\n", pos, stop)
+                stop = nl + 1 if nl >= pos else data.find(b"\n", stop) + 1
+            chunk = data[pos:stop - 1]           # without the final newline
+            n_lines = chunk.count(b"\n") + 1
+            if pos == 0 and chunk.startswith(BOM):
+                chunk = chunk[len(BOM):]
+            self._land_chunk(path, table, chunk, line_base, n_lines, file_sha, res)
+            res.lines += n_lines
+            line_base += n_lines
+            self.progress.advance(stop - pos, path)
+            pos = stop
+
+    def _land_chunk(self, path, table, chunk: bytes, base: int, n_lines: int, file_sha: str,
+                    res: FileResult) -> None:
+        con = self.con
+        errs: list[tuple[int | None, str, str | None]] = []
+        text = None
+        if b"\x00" not in chunk:
+            try:
+                text = chunk.decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+        if text is not None:
+            con.execute(_SPLIT_SQL, {"base": base, "chunk": text})
+        else:
+            nos, texts = [], []
+            for i, raw in enumerate(chunk.split(b"\n"), start=base + 1):
+                if b"\x00" in raw:
+                    errs.append((i, "NUL byte in line: binary data, not JSON text", raw.decode("utf-8", "replace")))
+                    continue
+                try:
+                    nos.append(i)
+                    texts.append(raw.decode("utf-8"))
+                except UnicodeDecodeError as exc:
+                    nos.pop()
+                    errs.append((i, f"invalid UTF-8 (byte {exc.start + 1} of the line): re-encode the file as "
+                                    "UTF-8", raw.decode("utf-8", "replace")))
+            con.execute(_LIST_SQL, {"nos": nos, "texts": texts})
+        con.execute(_CLASSIFY_SQL)
+        con.execute(_KEYS_SQL)
+        con.execute(_DUPKEYS_SQL)
+        counts = dict(con.execute("SELECT kind, count(*) FROM _eh_cls GROUP BY kind").fetchall())
+        con.execute(
+            f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, line_no, text, sha256(text), $fsha, NULL "
+            "FROM _eh_cls WHERE kind = 'ok' ORDER BY line_no",
+            {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha})
+        landed = counts.get("ok", 0)
+        if counts.get("check", 0):
+            rows = con.execute(
+                "SELECT line_no, text, json_valid(text) FROM _eh_cls WHERE kind = 'check' ORDER BY line_no"
+            ).fetchall()
+            nos, recs, notes = [], [], []
+            for line_no, txt, ok in rows:
+                record, note, err = python_read(txt, "line", duckdb_ok=bool(ok))
+                if record is None:
+                    errs.append((line_no, err, txt))
+                else:
+                    nos.append(line_no)
+                    recs.append(record)
+                    notes.append(note)
+            if nos:
+                con.execute(
+                    f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, u.line_no, u.rec, sha256(u.rec), $fsha, "
+                    "u.note FROM (SELECT unnest($nos::BIGINT[]) AS line_no, unnest($recs::VARCHAR[]) AS rec, "
+                    "unnest($notes::VARCHAR[]) AS note) AS u",
+                    {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha,
+                     "nos": nos, "recs": recs, "notes": notes})
+                landed += len(nos)
+        errs.sort(key=lambda e: e[0])
+        self._flush_errors(path, errs)
+        res.landed += landed
+        res.quarantined += len(errs)
+        res.blank += counts.get("blank", 0)
+        if res.landed + res.quarantined + res.blank != res.lines + n_lines:  # pragma: no cover - invariant
+            raise LoadError(f"internal error: line accounting does not add up for {path}")
+
+    # ---- coder-eval documents ---------------------------------------------------------------
+    def load_ce(self, item: Item) -> None:
+        path, meta = item.path, item.ce
+        kind = meta["doc_kind"]
+        family = f"ce:{kind}"
+        res = FileResult(path=path, status="loaded", family=family)
+        try:
+            st = os.stat(path)
+            reg = self.registry.get(path)
+            if self._unchanged_by_stat(reg, st):
+                res.status = "unchanged"
+                self.s.files.append(res)
+                return
+            data = _read_file(path)
+        except OSError as exc:
+            self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
+            return
+        file_sha = hashlib.sha256(data).hexdigest()
+        size = len(data)
+        if reg is not None:
+            if reg["file_sha256"] == file_sha:
+                self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, reg["lines_landed"])
+                res.status = "unchanged"
+                self.s.files.append(res)
+                return
+            self._replace_rows_if_registered(reg, res)
+        else:
+            dup = self._find_ce_duplicate(path, meta, file_sha)
+            if dup is not None:
+                res.status = "duplicate"
+                res.duplicate_of = dup
+                self.s.files_duplicate += 1
+                self.s.duplicates_skipped += 1
+                self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 0, duplicate_of=dup)
+                self.s.files.append(res)
+                return
+        document, note, err = self._read_document(path, data)
+        if err is not None:
+            self._flush_errors(path, [(None, err, data[:RAW_TEXT_MAX].decode("utf-8", "replace"))])
+            res.quarantined = 1
+            self.s.files_failed += 1
+            self.s.lines_quarantined += 1
+            if res.status != "replaced":
+                res.status = "failed"
+            else:
+                self.s.files_replaced += 1
+            self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 0)
+            self.s.files.append(res)
+            return
+        self._docs[kind].append({**meta, "source_file": path, "document": document, "file_sha256": file_sha,
+                                 "repaired": note})
+        self._ce_key_index()[self._ce_key(meta, file_sha)] = path
+        res.landed = 1
+        self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 1)
+        self._count(res)
+        self.s.files.append(res)
+
+    @staticmethod
+    def _ce_key(meta: dict, file_sha: str) -> tuple:
+        return (meta["doc_kind"], file_sha, meta["variant_id"], meta["task_id"], meta["replicate_index"],
+                meta["judge_index"], meta["judge_phase"])
+
+    def _ce_key_index(self) -> dict:
+        if self._ce_index is None:
+            self._ce_index = {}
+            for kind, table in CE_TABLES.items():
+                for row in self.con.execute(
+                        f"SELECT doc_kind, file_sha256, variant_id, task_id, replicate_index, judge_index, judge_phase, "
+                        f"source_file FROM raw.{table}").fetchall():
+                    self._ce_index.setdefault(tuple(row[:7]), row[7])
+        return self._ce_index
+
+    def _find_ce_duplicate(self, path: str, meta: dict, file_sha: str) -> str | None:
+        """Same bytes in the same role (kind, variant, task, replicate, judge) of another run directory."""
+        other = self._ce_key_index().get(self._ce_key(meta, file_sha))
+        return other if other != path else None
+
+    def check_documents(self) -> None:
+        """Every landed document must be JSON DuckDB reads; rewrite the rare one it does not (Python's reading)."""
+        for kind, table in CE_TABLES.items():
+            bad = self.con.execute(
+                f"SELECT source_file, document FROM raw.{table} WHERE load_id = $id "
+                "AND NOT (json_valid(document) AND json_type(document) = 'OBJECT')", {"id": self.s.load_id}).fetchall()
+            for path, doc in bad:
+                record, note, err = python_read(doc, "document", duckdb_ok=False)
+                if record is None:  # pragma: no cover - Python accepted it once already
+                    raise LoadError(f"internal error: cannot store {path}: {err}")
+                self.con.execute(
+                    f"UPDATE raw.{table} SET document = $d, document_sha256 = sha256($d), repaired = $n "
+                    "WHERE source_file = $p AND load_id = $id",
+                    {"d": record, "n": note, "p": path, "id": self.s.load_id})
+
+    def _read_document(self, path: str, data: bytes):
+        """(document JSON text, repaired note, error) for one coder-eval document."""
+        name = os.path.basename(path)
+        if data.startswith(GZIP_MAGIC):
+            return None, None, "not text (gzip compressed): decompress it"
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            return None, None, f"invalid UTF-8 at byte {exc.start + 1}: re-encode the file as UTF-8"
+        if name.endswith((".yaml", ".yml")):
+            return _read_yaml(text, name)
+        if not text.strip():
+            return None, None, f"{name} is empty: expected one JSON object"
+        record, note, err = python_read(text, "document", duckdb_ok=True)
+        if err is not None:
+            if err.startswith("not a JSON object"):
+                err = f"{name} is {_kind_of(json.loads(text))}, expected a JSON object"
+            elif err.startswith("invalid JSON"):
+                err = f"{name}: {err} -- truncated or not JSON? re-run or restore the file"
+            return None, None, err
+        return record, note, err
+
+
+def _jsonable(obj, notes: list[str], path: str = "$"):
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v, notes, f"{path}.{k}") for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set)):
+        return [_jsonable(v, notes, f"{path}[{i}]") for i, v in enumerate(obj)]
+    if isinstance(obj, (datetime, date)):
+        return obj.isoformat()
+    if isinstance(obj, bytes):
+        import base64
+        return base64.b64encode(obj).decode("ascii")
+    if isinstance(obj, float) and not math.isfinite(obj):
+        notes.append(path)
+        return None
+    return obj
+
+
+def _read_yaml(text: str, name: str):
+    import yaml
+
+    try:
+        obj = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe: never constructs objects
+    except yaml.constructor.ConstructorError as exc:
+        tag = getattr(exc, "problem", "") or str(exc)
+        return None, None, (f"{name}: refused unsafe YAML ({tag.strip()}); only plain YAML is loaded and nothing "
+                            "was constructed")
+    except yaml.YAMLError as exc:
+        return None, None, f"{name}: invalid YAML: {' '.join(str(exc).split())[:300]}"
+    except RecursionError:
+        return None, None, f"{name}: YAML nested too deeply"
+    if not isinstance(obj, dict):
+        return None, None, f"{name} is {_kind_of(obj)}, expected a YAML mapping"
+    notes: list[str] = []
+    doc = json.dumps(_jsonable(obj, notes), ensure_ascii=False, allow_nan=False)
+    return doc, ("nonfinite: " + ", ".join(notes[:20]) if notes else None), None
+
+
+# --------------------------------------------------------------------------------------------
+# public API
+# --------------------------------------------------------------------------------------------
+
+def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = False, progress: bool = False,
+               wait: float | None = None) -> LoadSummary:
+    """Land the files under `paths` into `db` in one transaction; returns what was done.
+
+    Raises UsageError (bad arguments), DatabaseBusy (another writer holds the file after `wait`
+    seconds; default $EVALHOUSE_LOCK_WAIT or 60) or LoadError; in every error case nothing was written.
+    """
+    paths = [os.fspath(p) for p in paths]
+    if not paths:
+        raise UsageError("no PATH given")
+    missing = [p for p in paths if not os.path.lexists(p)]
+    if missing:
+        raise UsageError(f"no such file or directory: {missing[0]}")
+    if family is not None and family not in JSONL_TABLES:
+        raise UsageError(f"unknown family {family!r}: choose one of {', '.join(JSONL_TABLES)}")
+    if wait is None:
+        wait = float(os.environ.get("EVALHOUSE_LOCK_WAIT", "60"))
+    t0 = time.monotonic()
+    found = discover(paths, family=family, follow_symlinks=follow_symlinks)
+    db = os.fspath(db)
+    summary = LoadSummary(load_id=str(uuid.uuid4()), db=db)
+    with db_lock(db, wait=wait, what="load"):
+        con = connect_rw(db)
+        try:
+            started = datetime.now(timezone.utc)
+            con.execute("BEGIN TRANSACTION")
+            ensure_raw_schema(con)
+            total = 0
+            for it in found.items:
+                try:
+                    total += os.path.getsize(it.path)
+                except OSError:
+                    pass
+            bar = _Progress(total, progress)
+            loader = _Loader(con, summary, started, bar)
+            for path, reason in found.errors:
+                loader._flush_errors(path, [(None, reason, None)])
+                summary.files_failed += 1
+            for it in found.items:
+                if it.kind == "jsonl":
+                    loader.load_jsonl(it)
+                else:
+                    loader.load_ce(it)
+            loader.flush()
+            loader.check_documents()
+            bar.close()
+            summary.files_seen = found.files_seen
+            summary.files_ignored = len(found.ignored)
+            summary.ignored = found.ignored
+            summary.lines_quarantined = sum(1 for e in summary.errors if e[1] is not None)
+            con.execute(
+                "INSERT INTO raw.loads (load_id, started_at, finished_at, files_seen, files_loaded, files_unchanged, "
+                "files_ignored, files_duplicate, files_replaced, records_landed, duplicates_skipped, "
+                "lines_quarantined, roots, evalhouse_version, files_failed, lines_blank, lines_pending) VALUES "
+                "($id, $started, $finished, $seen, $loaded, $unchanged, $ignored, $dup, $replaced, $landed, "
+                "$dups, $quar, $roots, $ver, $failed, $blank, $pending)",
+                {"id": summary.load_id, "started": started, "finished": datetime.now(timezone.utc),
+                 "seen": summary.files_seen, "loaded": summary.files_loaded,
+                 "unchanged": sum(1 for f in summary.files if f.status == "unchanged"),
+                 "ignored": summary.files_ignored, "dup": summary.files_duplicate,
+                 "replaced": summary.files_replaced, "landed": summary.records_landed,
+                 "dups": summary.duplicates_skipped, "quar": summary.lines_quarantined,
+                 "roots": json.dumps([os.path.abspath(p) for p in paths]), "ver": _version(),
+                 "failed": summary.files_failed, "blank": summary.lines_blank, "pending": summary.lines_pending})
+            con.execute("COMMIT")
+        except BaseException:
+            try:
+                con.execute("ROLLBACK")
+            except Exception:
+                pass
+            raise
+        finally:
+            con.close()
+    summary.files_unchanged = sum(1 for f in summary.files if f.status == "unchanged")
+    summary.seconds = time.monotonic() - t0
+    return summary
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("evalhouse")
+    except Exception:
+        return "unknown"
+
+
+def format_summary(s: LoadSummary, verbose: bool = True) -> str:
+    lines = [
+        f"files seen {s.files_seen} / loaded {s.files_loaded} / unchanged {s.files_unchanged} / ignored "
+        f"{s.files_ignored} / duplicate {s.files_duplicate} / replaced {s.files_replaced}"
+        + (f" / failed {s.files_failed}" if s.files_failed else "")
+        + f"; records landed {s.records_landed}; lines quarantined {s.lines_quarantined}"
+        + (f"; blank lines skipped {s.lines_blank}" if s.lines_blank else "")
+        + (f"; partial last lines pending {s.lines_pending}" if s.lines_pending else "")
+        + f"  ({s.seconds:.1f}s, load {s.load_id})"
+    ]
+    if verbose:
+        for f in s.files:
+            if f.status == "replaced":
+                lines.append(f"  replaced: {f.path} was rewritten; its old rows were replaced as a unit")
+            elif f.status == "duplicate":
+                lines.append(f"  duplicate: {f.path} has the same content as {f.duplicate_of}; nothing landed")
+        for path, line, reason in s.errors[:SHOW_ERRORS]:
+            lines.append(f"  {path}{f':{line}' if line is not None else ''}: {reason}")
+        if len(s.errors) > SHOW_ERRORS:
+            lines.append(f"  ... and {len(s.errors) - SHOW_ERRORS} more in raw.load_errors "
+                         f"(WHERE load_id = '{s.load_id}')")
+    return "\n".join(lines)
+
+
+def main_load(paths, db, family=None, follow_symlinks=False, quiet=False, wait: float | None = None) -> int:
+    """CLI entry: 0 finished (even with quarantined lines), 1 fatal (nothing written), 2 usage error."""
+    try:
+        summary = load_paths(paths, db, family=family, follow_symlinks=follow_symlinks, progress=not quiet,
+                             wait=wait)
+    except UsageError as exc:
+        print(f"evalhouse load: error: {exc}", file=sys.stderr)
+        return 2
+    except DatabaseBusy as exc:
+        print(f"evalhouse load: {exc}", file=sys.stderr)
+        return 1
+    except (LoadError, OSError, Exception) as exc:  # noqa: BLE001 - any failure: nothing was committed
+        print(f"evalhouse load: failed, nothing was written: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(format_summary(summary, verbose=not quiet))
+    return 0

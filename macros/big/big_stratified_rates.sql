@@ -1,0 +1,83 @@
+{#-
+  The body of big_rates / awareness_rates: one row per (kind, model, with_brain, with_plan)
+  over the runs of fct_big_runs whose kind is in `kinds`. Means of change / regress with a
+  cluster-robust (by scenario_id) 95% interval (contract: statistics conventions), the
+  assertion count next to the change mean (R01), done-but-broke counts (R06) and the stamp
+  range (R12). Kinds are never pooled: kind is part of the grain (R03).
+-#}
+{% macro big_stratified_rates(kinds) -%}
+with
+
+runs as (
+    select * from {{ ref('fct_big_runs') }}
+    where kind in ({% for k in kinds %}'{{ k }}'{% if not loop.last %}, {% endif %}{% endfor %})
+),
+
+clusters as (
+    select
+        kind,
+        model,
+        with_brain,
+        with_plan,
+        scenario_id,
+        count(*) as n_runs,
+        sum(change) as change_sum,
+        count(change) as change_n,
+        sum(regress) as regress_sum,
+        count(regress) as regress_n,
+        sum(change_assertions_total) as change_assertions_total,
+        count(case when done_but_broke then 1 end) as n_done_but_broke,
+        count(case when stamp_is_naive then 1 end) as n_naive_stamps,
+        min(stamp) as first_stamp,
+        max(stamp) as last_stamp
+    from runs
+    group by kind, model, with_brain, with_plan, scenario_id
+),
+
+strata as (
+    select
+        kind,
+        model,
+        with_brain,
+        with_plan,
+        sum(n_runs) as n_runs,
+        count(scenario_id) as n_scenarios,
+        sum(change_assertions_total) as change_assertions_total,
+        sum(change_n) as n_change_measured,
+        sum(change_sum) / nullif(sum(change_n), 0) as change_mean,
+        {{ cluster_se('change_sum', 'change_n') }} as change_se,
+        sum(regress_n) as n_regress_measured,
+        sum(regress_sum) / nullif(sum(regress_n), 0) as regress_mean,
+        {{ cluster_se('regress_sum', 'regress_n') }} as regress_se,
+        sum(n_done_but_broke) as n_done_but_broke,
+        sum(n_naive_stamps) as n_naive_stamps,
+        min(first_stamp) as first_stamp,
+        max(last_stamp) as last_stamp
+    from clusters
+    group by kind, model, with_brain, with_plan
+)
+
+select
+    cast(kind as varchar) as kind,
+    cast(model as varchar) as model,
+    cast(with_brain as boolean) as with_brain,
+    cast(with_plan as boolean) as with_plan,
+    cast(n_runs as bigint) as n_runs,
+    cast(n_scenarios as bigint) as n_scenarios,
+    cast(change_assertions_total as bigint) as change_assertions_total,
+    cast(n_change_measured as bigint) as n_change_measured,
+    cast(change_mean as double) as change_mean,
+    cast(change_se as double) as change_se,
+    cast({{ mean_ci_low('change_mean', 'change_se') }} as double) as change_ci_low,
+    cast({{ mean_ci_high('change_mean', 'change_se') }} as double) as change_ci_high,
+    cast(n_regress_measured as bigint) as n_regress_measured,
+    cast(regress_mean as double) as regress_mean,
+    cast(regress_se as double) as regress_se,
+    cast({{ mean_ci_low('regress_mean', 'regress_se') }} as double) as regress_ci_low,
+    cast({{ mean_ci_high('regress_mean', 'regress_se') }} as double) as regress_ci_high,
+    cast(n_done_but_broke as bigint) as n_done_but_broke,
+    cast(n_naive_stamps as bigint) as n_naive_stamps,
+    cast(first_stamp as timestamptz) as first_stamp,
+    cast(last_stamp as timestamptz) as last_stamp
+from strata
+{%- endmacro %}

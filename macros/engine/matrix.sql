@@ -1,0 +1,30 @@
+{#-
+  Engine-specific helpers for the matrix, layered and cost models (owner: matrix engineer).
+
+  file_stem(expr)        -> the file name of path `expr` without directory and extension
+                            ('/x/logs/a__b.jsonl' -> 'a__b').
+  utc_time_of_day(expr)  -> the UTC wall-clock time of day (type time) of timestamptz `expr`.
+  split_part_text(expr, sep, n) -> the n-th (1-based) part of `expr` split on literal `sep`, NULL
+                            when there are fewer parts.
+-#}
+
+{% macro file_stem(expr) -%}
+    {{ return(adapter.dispatch('file_stem', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__file_stem(expr) -%}
+    regexp_replace(regexp_replace({{ expr }}, '^.*[/\\\\]', ''), '\.[^.]*$', '')
+{%- endmacro %}
+
+{% macro utc_time_of_day(expr) -%}
+    {{ return(adapter.dispatch('utc_time_of_day', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__utc_time_of_day(expr) -%}
+    cast(timezone('UTC', {{ expr }}) as time)
+{%- endmacro %}
+
+{% macro split_part_text(expr, sep, n) -%}
+    {{ return(adapter.dispatch('split_part_text', 'evalhouse')(expr, sep, n)) }}
+{%- endmacro %}
+{% macro default__split_part_text(expr, sep, n) -%}
+    nullif(split_part({{ expr }}, '{{ sep }}', {{ n }}), '')
+{%- endmacro %}

@@ -1,0 +1,85 @@
+{#-
+  Engine-specific pieces of the statistics macros (macros/stats/). The macros in
+  macros/stats/ are portable arithmetic; anything that needs list operations, lgamma or a
+  built-in aggregate lives here behind adapter.dispatch so another engine can plug in.
+  `default__` implementations are the DuckDB ones (the project's engine); `duckdb__` is only
+  used where a portable `default__` exists too.
+-#}
+
+{#-
+  AGGREGATE: sum over clusters of (cluster_sum_c - cluster_n_c * m)^2 with
+  m = sum(cluster_sum) / sum(cluster_n). Used by cluster_se().
+-#}
+{% macro stats_cluster_resid_ss(cluster_sum, cluster_n) -%}
+    {{ return(adapter.dispatch('stats_cluster_resid_ss', 'evalhouse')(cluster_sum, cluster_n)) }}
+{%- endmacro %}
+
+{#-
+  Portable single-pass version. The residual sum of squares is expanded around the
+  cluster-level means so only centred second moments are needed (SQL:2003 regr_* aggregates,
+  which engines compute with stable streaming updates):
+    sum (s - n*m)^2 = Syy - 2*m*Sxy + m^2*Sxx   with x = n, y = s,  m = sum(s)/sum(n)
+  (the uncentred terms cancel exactly because m = ybar/xbar).
+-#}
+{% macro default__stats_cluster_resid_ss(cluster_sum, cluster_n) -%}
+    (
+        regr_syy(cast({{ cluster_sum }} as double), cast({{ cluster_n }} as double))
+        - 2 * (sum(cast({{ cluster_sum }} as double)) / sum(cast({{ cluster_n }} as double)))
+        * regr_sxy(cast({{ cluster_sum }} as double), cast({{ cluster_n }} as double))
+        + power(sum(cast({{ cluster_sum }} as double)) / sum(cast({{ cluster_n }} as double)), 2)
+        * regr_sxx(cast({{ cluster_sum }} as double), cast({{ cluster_n }} as double))
+    )
+{%- endmacro %}
+
+{#-
+  DuckDB: an exact two-pass computation inside one aggregate expression. The clusters are
+  collected into a list, the mean m is computed from the list, then the squared residuals are
+  summed in a second pass over the same list (no cancellation, exactly 0 when all clusters agree).
+-#}
+{% macro duckdb__stats_cluster_resid_ss(cluster_sum, cluster_n) -%}
+    (list_transform(
+        list_transform(
+            [list({'s': cast({{ cluster_sum }} as double), 'n': cast({{ cluster_n }} as double)})
+                filter (where {{ cluster_sum }} is not null and {{ cluster_n }} is not null)],
+            lambda l: {
+                'l': l,
+                'm': list_sum(list_transform(l, lambda q: q.s)) / list_sum(list_transform(l, lambda q: q.n))
+            }
+        ),
+        lambda a: list_sum(list_transform(a.l, lambda r: (r.s - r.n * a.m) * (r.s - r.n * a.m)))
+    ))[1]
+{%- endmacro %}
+
+{#-
+  SCALAR: lower binomial tail at p = 1/2, sum_{i=0}^{k} C(n, i) / 2^n, via lgamma
+  (DuckDB has no binomial CDF). Each term is exp(lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1) - n*ln 2),
+  so nothing overflows for large n; terms below ~1e-308 underflow to 0, which is harmless
+  for a sum that is compared at 1e-9.
+-#}
+{% macro stats_binom_half_cdf(k, n) -%}
+    {{ return(adapter.dispatch('stats_binom_half_cdf', 'evalhouse')(k, n)) }}
+{%- endmacro %}
+{% macro default__stats_binom_half_cdf(k, n) -%}
+    list_sum(list_transform(
+        range(0, cast({{ k }} as bigint) + 1),
+        lambda i: exp(
+            lgamma(cast({{ n }} as double) + 1)
+            - lgamma(cast(i as double) + 1)
+            - lgamma(cast({{ n }} as double) - cast(i as double) + 1)
+            - cast({{ n }} as double) * 0.6931471805599453
+        )
+    ))
+{%- endmacro %}
+
+{#- AGGREGATE: Pearson correlation of x and y (NULL with fewer than 2 pairs or zero variance). -#}
+{% macro stats_corr(x, y) -%}
+    {{ return(adapter.dispatch('stats_corr', 'evalhouse')(x, y)) }}
+{%- endmacro %}
+{% macro default__stats_corr(x, y) -%}
+    (case
+        when count(case when ({{ x }}) is not null and ({{ y }}) is not null then 1 end) >= 2
+            and var_pop(case when ({{ y }}) is not null then cast(({{ x }}) as double) end) > 0
+            and var_pop(case when ({{ x }}) is not null then cast(({{ y }}) as double) end) > 0
+            then corr(cast(({{ y }}) as double), cast(({{ x }}) as double))
+    end)
+{%- endmacro %}

@@ -1,0 +1,72 @@
+{#-
+  One row per brownfield run with the assertion and regression counts recomputed from the
+  unnested change_detail and regress_misses lists, the recomputed assertion pass share, and the
+  done-but-broke flag (R06).
+-#}
+with
+
+runs as (
+    select * from {{ ref('stg_big__runs') }}
+),
+
+assertions as (
+    select
+        run_key,
+        count(*) as n_elements,
+        count(case when passed then 1 end) as n_passed,
+        count(case when element_invalid then 1 end) as n_invalid
+    from {{ ref('stg_big__change_assertions') }}
+    group by run_key
+),
+
+misses as (
+    select
+        run_key,
+        count(*) as n_misses
+    from {{ ref('stg_big__regress_misses') }}
+    group by run_key
+),
+
+joined as (
+    select
+        runs.run_key,
+        runs.load_id,
+        runs.source_file,
+        runs.source_line,
+        runs.record_sha256,
+        runs.is_repaired,
+        runs.record_format,
+        runs.scenario_id,
+        runs.scenario_name,
+        runs.kind_raw,
+        runs.kind,
+        runs.kind_from_id_prefix,
+        runs.difficulty,
+        runs.model,
+        runs.with_brain,
+        runs.with_plan,
+        runs.change,
+        runs.regress,
+        runs.wall_s,
+        runs.calls,
+        runs.cost_usd_logged,
+        runs.stamp,
+        runs.stamp_is_naive,
+        case when runs.change_detail_count is not null then coalesce(assertions.n_elements, 0) end
+            as change_assertions_total,
+        case when runs.change_detail_count is not null then coalesce(assertions.n_passed, 0) end
+            as change_assertions_passed,
+        case when runs.change_detail_count is not null then coalesce(assertions.n_invalid, 0) end
+            as change_assertions_invalid,
+        case when runs.regress_misses_count is not null then coalesce(misses.n_misses, 0) end
+            as regress_miss_count
+    from runs
+    left join assertions on runs.run_key = assertions.run_key
+    left join misses on runs.run_key = misses.run_key
+)
+
+select
+    *,
+    cast(change_assertions_passed as double) / nullif(change_assertions_total, 0) as assertion_pass_share,
+    (change = 1.0 and regress < 1.0) as done_but_broke
+from joined

@@ -1,0 +1,32 @@
+{#-
+  R04 (what the logs claim): `change` equals the passed share of `change_detail` within the
+  log's rounding (0.005). One row per fix / refactor / other graded run that disagrees, or that
+  carries a `change` without any assertion list to audit it. Awareness runs are graded on answer
+  text (F1), not on the list's passed share, and are not checked.
+-#}
+with
+
+runs as (
+    select * from {{ ref('int_big__runs') }}
+)
+
+select
+    'R04' as rule_id,
+    'big' as source_family,
+    source_file,
+    source_line,
+    case
+        when coalesce(change_assertions_total, 0) = 0
+            then 'change = ' || cast(change as varchar) || ' but change_detail has no assertions'
+        else 'change = ' || cast(change as varchar) || ' but change_detail passes '
+            || cast(change_assertions_passed as varchar) || '/' || cast(change_assertions_total as varchar)
+            || ' = ' || cast(round(assertion_pass_share, 4) as varchar)
+    end as detail
+from runs
+where
+    change is not null
+    and kind is distinct from 'awareness'
+    and (
+        coalesce(change_assertions_total, 0) = 0
+        or abs(change - assertion_pass_share) > 0.005
+    )

@@ -1,0 +1,28 @@
+{#-
+  R05 (what the logs claim): for a non-null `regress`, `regress = 1.0` exactly when
+  `regress_misses` is empty. One row per run that disagrees (or has no misses list at all).
+-#}
+with
+
+runs as (
+    select * from {{ ref('int_big__runs') }}
+)
+
+select
+    'R05' as rule_id,
+    'big' as source_family,
+    source_file,
+    source_line,
+    case
+        when regress_miss_count is null
+            then 'regress = ' || cast(regress as varchar) || ' but regress_misses is absent'
+        else 'regress = ' || cast(regress as varchar) || ' but regress_misses names '
+            || cast(regress_miss_count as varchar) || ' page(s)'
+    end as detail
+from runs
+where
+    regress is not null
+    and (
+        regress_miss_count is null
+        or (regress = 1.0) <> (regress_miss_count = 0)
+    )

@@ -1,0 +1,43 @@
+{#- One row per judge criterion result that carries token usage, with its judge model and the replicate's start time. -#}
+with results as (
+    select * from {{ ref('stg_coder_eval__criterion_results') }}
+    where result_kind = 'judge' and judge_uncached_input_tokens is not null
+),
+
+declared as (
+    select * from {{ ref('stg_coder_eval__declared_criteria') }}
+),
+
+replicates as (
+    select * from {{ ref('fct_ce_replicates') }}
+)
+
+select
+    p.replicate_key || '|judge|' || r.result_phase || '|' || cast(r.criterion_index as varchar) as record_key,
+    p.replicate_key,
+    r.result_phase,
+    r.criterion_index,
+    r.criterion_type,
+    d.judge_model,
+    p.started_at as priced_at,
+    r.judge_uncached_input_tokens as uncached_input_tokens,
+    r.judge_cache_creation_input_tokens as cache_creation_input_tokens,
+    r.judge_cache_read_input_tokens as cache_read_input_tokens,
+    r.judge_output_tokens as output_tokens,
+    r.judge_cost_usd as cost_usd,
+    r.source_file,
+    r.load_id
+from results as r
+inner join replicates as p
+    on
+        r.run_dir = p.run_dir
+        and r.variant_id = p.variant_id
+        and r.task_id = p.task_id
+        and r.replicate_index is not distinct from p.replicate_index
+left join declared as d
+    on
+        r.run_dir = d.run_dir
+        and r.variant_id = d.variant_id
+        and r.task_id = d.task_id
+        and r.replicate_index is not distinct from d.replicate_index
+        and r.criterion_index = d.criterion_index

@@ -1,0 +1,145 @@
+{#-
+  One row per (run, variant, task, replicate): the task.json record when it exists, else the run.json
+  task_results row (a replicate whose task.json is missing). task.execute.json is never read (R19).
+-#}
+with tasks as (
+    select * from {{ ref('stg_coder_eval__tasks') }}
+),
+
+run_rows as (
+    select * from {{ ref('stg_coder_eval__run_task_results') }}
+),
+
+turns as (
+    select * from {{ ref('int_ce__replicate_turn_rollups') }}
+),
+
+judges as (
+    select * from {{ ref('int_ce__replicate_judge_costs') }}
+),
+
+from_task_json as (
+    select
+        t.run_dir,
+        t.run_id,
+        t.variant_id,
+        t.task_id,
+        t.suite_id,
+        t.row_id,
+        t.replicate_index,
+        'task_json' as record_source,
+        t.final_status,
+        t.weighted_score,
+        t.duration_seconds,
+        t.iteration_count,
+        t.total_assistant_turns,
+        coalesce(tu.total_turns, 0) as total_turns,
+        t.total_uncached_input_tokens as uncached_input_tokens,
+        t.total_cache_creation_input_tokens as cache_creation_input_tokens,
+        t.total_cache_read_input_tokens as cache_read_input_tokens,
+        t.total_output_tokens as output_tokens,
+        t.total_cost_usd as agent_cost_usd,
+        j.judge_cost_usd,
+        r.simulator_cost_usd,
+        case
+            when t.final_status = 'TIMEOUT' then false
+            else coalesce(tu.n_unpriced_spending_turns, 0) = 0
+        end as cost_complete,
+        tu.provider_actual_cost_usd,
+        coalesce(tu.n_provider_calls, 0) as n_provider_calls,
+        t.system_prompt_regime,
+        t.stopped_early,
+        t.early_stop_reason,
+        t.started_at,
+        t.started_at_is_naive,
+        t.model_used as model,
+        t.agent_type,
+        t.total_is_legacy_input_tokens as is_legacy_token_usage,
+        t.source_file,
+        t.load_id,
+        t.document_sha256
+    from tasks as t
+    left join turns as tu
+        on
+            t.run_dir = tu.run_dir
+            and t.variant_id = tu.variant_id
+            and t.task_id = tu.task_id
+            and t.replicate_index is not distinct from tu.replicate_index
+    left join judges as j
+        on
+            t.run_dir = j.run_dir
+            and t.variant_id = j.variant_id
+            and t.task_id = j.task_id
+            and t.replicate_index is not distinct from j.replicate_index
+    left join run_rows as r
+        on
+            t.run_dir = r.run_dir
+            and t.variant_id = r.variant_id
+            and t.task_id = r.task_id
+            and t.replicate_index is not distinct from r.replicate_index
+),
+
+from_run_json as (
+    select
+        r.run_dir,
+        r.run_id,
+        r.variant_id,
+        r.task_id,
+        case when strpos(r.task_id, '/') > 0 then split_part(r.task_id, '/', 1) end as suite_id,
+        case when strpos(r.task_id, '/') > 0 then split_part(r.task_id, '/', 2) end as row_id,
+        r.replicate_index,
+        'run_json_row' as record_source,
+        r.final_status,
+        r.weighted_score,
+        r.duration_seconds,
+        r.iteration_count,
+        cast(null as integer) as total_assistant_turns,
+        r.total_turns,
+        r.uncached_input_tokens,
+        r.cache_creation_input_tokens,
+        r.cache_read_input_tokens,
+        r.output_tokens,
+        -- before 0.10.1 the row's total_cost_usd was agent-only and no agent_cost_usd key existed
+        case when r.has_cost_breakdown then r.agent_cost_usd else r.total_cost_usd end as agent_cost_usd,
+        r.judge_cost_usd,
+        r.simulator_cost_usd,
+        coalesce(r.cost_complete, true) as cost_complete,
+        cast(null as double) as provider_actual_cost_usd,
+        0 as n_provider_calls,
+        cast(null as varchar) as system_prompt_regime,
+        coalesce(r.stopped_early, false) as stopped_early,
+        r.early_stop_reason,
+        cast(null as timestamptz) as started_at,
+        cast(null as boolean) as started_at_is_naive,
+        r.model_used as model,
+        cast(null as varchar) as agent_type,
+        false as is_legacy_token_usage,
+        r.source_file,
+        r.load_id,
+        r.document_sha256
+    from run_rows as r
+    where not exists (
+        select 1
+        from tasks as t
+        where
+            t.run_dir = r.run_dir
+            and t.variant_id = r.variant_id
+            and t.task_id = r.task_id
+            and t.replicate_index is not distinct from r.replicate_index
+    )
+),
+
+unioned as (
+    select * from from_task_json
+    union all
+    select * from from_run_json
+)
+
+select
+    u.*,
+    s.status_category,
+    s.is_execution_fact,
+    s.worst_of_priority
+from unioned as u
+left join {{ ref('final_status_categories') }} as s
+    on u.final_status = s.final_status

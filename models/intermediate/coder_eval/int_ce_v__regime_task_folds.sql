@@ -1,0 +1,1 @@
+{{ ce_v_task_fold(['run_id', 'variant_id', 'system_prompt_regime']) }}

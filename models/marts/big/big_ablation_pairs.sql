@@ -1,0 +1,180 @@
+{#-
+  R07: with_brain and with_plan are architecture ablations. Each comparison is paired on
+  (scenario_id, model, the other switch) within one kind: replicates are averaged per arm first,
+  d = arm_on - arm_off per pair, then the mean of d with a cluster-robust SE over scenarios
+  (contract: statistics conventions), its interval (in [-1, 1]), the number of pairs, the
+  correlation of the arms and the minimum detectable difference. One row per
+  (ablation, kind, model, other_switch_value).
+-#}
+with
+
+runs as (
+    select * from {{ ref('fct_big_runs') }}
+    where
+        with_brain is not null
+        and with_plan is not null
+        and scenario_id is not null
+        and model is not null
+        and kind is not null
+),
+
+arms as (
+    select
+        'with_brain' as ablation,
+        kind,
+        model,
+        with_plan as other_switch_value,
+        scenario_id,
+        with_brain as arm_on,
+        avg(change) as change_arm,
+        avg(regress) as regress_arm,
+        count(*) as n_runs,
+        sum(change_assertions_total) as change_assertions_total,
+        min(stamp) as first_stamp,
+        max(stamp) as last_stamp
+    from runs
+    group by kind, model, with_plan, scenario_id, with_brain
+    union all
+    select
+        'with_plan' as ablation,
+        kind,
+        model,
+        with_brain as other_switch_value,
+        scenario_id,
+        with_plan as arm_on,
+        avg(change) as change_arm,
+        avg(regress) as regress_arm,
+        count(*) as n_runs,
+        sum(change_assertions_total) as change_assertions_total,
+        min(stamp) as first_stamp,
+        max(stamp) as last_stamp
+    from runs
+    group by kind, model, with_brain, scenario_id, with_plan
+),
+
+pairs as (
+    select
+        arm_on.ablation,
+        arm_on.kind,
+        arm_on.model,
+        arm_on.other_switch_value,
+        arm_on.scenario_id,
+        arm_on.change_arm as change_on,
+        arm_off.change_arm as change_off,
+        arm_on.change_arm - arm_off.change_arm as change_diff,
+        arm_on.regress_arm as regress_on,
+        arm_off.regress_arm as regress_off,
+        arm_on.regress_arm - arm_off.regress_arm as regress_diff,
+        arm_on.n_runs as n_runs_on,
+        arm_off.n_runs as n_runs_off,
+        coalesce(arm_on.change_assertions_total, 0) + coalesce(arm_off.change_assertions_total, 0)
+            as change_assertions_total,
+        least(arm_on.first_stamp, arm_off.first_stamp) as first_stamp,
+        greatest(arm_on.last_stamp, arm_off.last_stamp) as last_stamp
+    from arms as arm_on
+    inner join arms as arm_off
+        on
+            arm_on.ablation = arm_off.ablation
+            and arm_on.kind = arm_off.kind
+            and arm_on.model = arm_off.model
+            and arm_on.other_switch_value = arm_off.other_switch_value
+            and arm_on.scenario_id = arm_off.scenario_id
+    where arm_on.arm_on and not arm_off.arm_on
+),
+
+clusters as (
+    select
+        ablation,
+        kind,
+        model,
+        other_switch_value,
+        scenario_id,
+        sum(change_diff) as change_diff_sum,
+        count(change_diff) as change_diff_n,
+        sum(regress_diff) as regress_diff_sum,
+        count(regress_diff) as regress_diff_n
+    from pairs
+    group by ablation, kind, model, other_switch_value, scenario_id
+),
+
+cluster_stats as (
+    select
+        ablation,
+        kind,
+        model,
+        other_switch_value,
+        {{ cluster_se('change_diff_sum', 'change_diff_n') }} as change_diff_se,
+        {{ cluster_se('regress_diff_sum', 'regress_diff_n') }} as regress_diff_se
+    from clusters
+    group by ablation, kind, model, other_switch_value
+),
+
+pair_stats as (
+    select
+        ablation,
+        kind,
+        model,
+        other_switch_value,
+        count(*) as n_pairs,
+        count(distinct scenario_id) as n_scenarios,
+        count(change_diff) as n_change_pairs,
+        count(regress_diff) as n_regress_pairs,
+        sum(n_runs_on) as n_runs_on,
+        sum(n_runs_off) as n_runs_off,
+        sum(change_assertions_total) as change_assertions_total,
+        avg(change_on) as change_mean_on,
+        avg(change_off) as change_mean_off,
+        avg(change_diff) as change_diff_mean,
+        {{ corr('change_on', 'change_off') }} as change_arm_corr,
+        avg(regress_on) as regress_mean_on,
+        avg(regress_off) as regress_mean_off,
+        avg(regress_diff) as regress_diff_mean,
+        {{ corr('regress_on', 'regress_off') }} as regress_arm_corr,
+        min(first_stamp) as first_stamp,
+        max(last_stamp) as last_stamp
+    from pairs
+    group by ablation, kind, model, other_switch_value
+)
+
+select
+    cast(ps.ablation as varchar) as ablation,
+    cast(ps.kind as varchar) as kind,
+    cast(ps.model as varchar) as model,
+    cast(case when ps.ablation = 'with_brain' then ps.other_switch_value end as boolean) as with_plan,
+    cast(case when ps.ablation = 'with_plan' then ps.other_switch_value end as boolean) as with_brain,
+    cast(ps.n_pairs as bigint) as n_pairs,
+    cast(ps.n_scenarios as bigint) as n_scenarios,
+    cast(ps.n_runs_on as bigint) as n_runs_on,
+    cast(ps.n_runs_off as bigint) as n_runs_off,
+    cast(ps.change_assertions_total as bigint) as change_assertions_total,
+    cast(ps.n_change_pairs as bigint) as n_change_pairs,
+    cast(ps.change_mean_on as double) as change_mean_on,
+    cast(ps.change_mean_off as double) as change_mean_off,
+    cast(ps.change_diff_mean as double) as change_diff_mean,
+    cast(cs.change_diff_se as double) as change_diff_se,
+    cast({{ mean_ci_low('ps.change_diff_mean', 'cs.change_diff_se', lower=-1, upper=1) }} as double)
+        as change_diff_ci_low,
+    cast({{ mean_ci_high('ps.change_diff_mean', 'cs.change_diff_se', lower=-1, upper=1) }} as double)
+        as change_diff_ci_high,
+    cast({{ min_detectable_difference('cs.change_diff_se') }} as double) as change_diff_mdd,
+    cast(ps.change_arm_corr as double) as change_arm_corr,
+    cast(ps.n_regress_pairs as bigint) as n_regress_pairs,
+    cast(ps.regress_mean_on as double) as regress_mean_on,
+    cast(ps.regress_mean_off as double) as regress_mean_off,
+    cast(ps.regress_diff_mean as double) as regress_diff_mean,
+    cast(cs.regress_diff_se as double) as regress_diff_se,
+    cast({{ mean_ci_low('ps.regress_diff_mean', 'cs.regress_diff_se', lower=-1, upper=1) }} as double)
+        as regress_diff_ci_low,
+    cast({{ mean_ci_high('ps.regress_diff_mean', 'cs.regress_diff_se', lower=-1, upper=1) }} as double)
+        as regress_diff_ci_high,
+    cast({{ min_detectable_difference('cs.regress_diff_se') }} as double) as regress_diff_mdd,
+    cast(ps.regress_arm_corr as double) as regress_arm_corr,
+    cast(ps.first_stamp as timestamptz) as first_stamp,
+    cast(ps.last_stamp as timestamptz) as last_stamp
+from pair_stats as ps
+inner join cluster_stats as cs
+    on
+        ps.ablation = cs.ablation
+        and ps.kind = cs.kind
+        and ps.model = cs.model
+        and ps.other_switch_value = cs.other_switch_value

@@ -1,0 +1,36 @@
+{#- One row per logged brownfield run (a line of logs_big/*.jsonl), typed, with provenance. -#}
+with
+
+runs as (
+    select * from {{ ref('int_big__runs') }}
+)
+
+select
+    cast(run_key as varchar) as run_key,
+    cast(scenario_id as varchar) as scenario_id,
+    cast(scenario_name as varchar) as scenario_name,
+    cast(kind as varchar) as kind,
+    cast(kind_raw as varchar) as kind_raw,
+    cast(model as varchar) as model,
+    cast(with_brain as boolean) as with_brain,
+    cast(with_plan as boolean) as with_plan,
+    cast(difficulty as integer) as difficulty,
+    cast(change as double) as change,
+    cast(change_assertions_total as bigint) as change_assertions_total,
+    cast(change_assertions_passed as bigint) as change_assertions_passed,
+    cast(assertion_pass_share as double) as assertion_pass_share,
+    cast(regress as double) as regress,
+    cast(regress_miss_count as bigint) as regress_miss_count,
+    cast(done_but_broke as boolean) as done_but_broke,
+    cast(wall_s as double) as wall_s,
+    cast(calls as bigint) as calls,
+    cast(cost_usd_logged as double) as cost_usd_logged,
+    cast(stamp as timestamptz) as stamp,
+    cast(stamp_is_naive as boolean) as stamp_is_naive,
+    cast(record_format as varchar) as record_format,
+    cast(is_repaired as boolean) as is_repaired,
+    cast(source_file as varchar) as source_file,
+    cast(source_line as bigint) as source_line,
+    cast(load_id as varchar) as load_id,
+    cast(record_sha256 as varchar) as record_sha256
+from runs

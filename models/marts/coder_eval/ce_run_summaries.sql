@@ -1,0 +1,78 @@
+{#-
+  One row per run: run.json's stored counts, rates and costs next to the same figures recomputed from
+  fct_ce_replicates. Neither side is preferred (R24): both are columns, and the flags say whether they agree.
+-#}
+with runs as (
+    select * from {{ ref('stg_coder_eval__runs') }}
+),
+
+recomputed as (
+    select * from {{ ref('int_ce__run_recomputed') }}
+)
+
+select
+    r.run_id,
+    r.run_dir,
+    r.framework_version,
+    r.start_time,
+    r.end_time,
+    r.start_time_is_naive,
+    r.tasks_run as tasks_run_stored,
+    c.tasks_run as tasks_run_recomputed,
+    r.tasks_succeeded as tasks_succeeded_stored,
+    c.tasks_succeeded as tasks_succeeded_recomputed,
+    r.tasks_failed as tasks_failed_stored,
+    c.tasks_failed as tasks_failed_recomputed,
+    r.tasks_error as tasks_error_stored,
+    c.tasks_error as tasks_error_recomputed,
+    r.tasks_not_graded as tasks_not_graded_stored,
+    c.tasks_not_graded as tasks_not_graded_recomputed,
+    r.tasks_measured as tasks_measured_stored,
+    c.tasks_measured as tasks_measured_recomputed,
+    r.tasks_token_budget_exceeded as tasks_token_budget_exceeded_stored,
+    c.tasks_token_budget_exceeded as tasks_token_budget_exceeded_recomputed,
+    r.tasks_cost_budget_exceeded as tasks_cost_budget_exceeded_stored,
+    c.tasks_cost_budget_exceeded as tasks_cost_budget_exceeded_recomputed,
+    coalesce(r.tasks_graded_stored, r.tasks_run - r.tasks_not_graded) as tasks_graded_stored,
+    c.tasks_graded as tasks_graded_recomputed,
+    r.pass_rate_stored,
+    c.pass_rate as pass_rate_recomputed,
+    r.error_share_stored,
+    c.error_share as error_share_recomputed,
+    r.has_pass_rate_stored,
+    c.nothing_was_measured,
+    r.tasks_cost_incomplete_stored,
+    c.tasks_cost_incomplete as n_cost_incomplete,
+    r.cost_complete_stored,
+    c.cost_complete,
+    r.agent_cost_usd_stored,
+    c.agent_cost_usd,
+    r.eval_overhead_cost_usd_stored,
+    c.eval_overhead_cost_usd,
+    r.total_cost_usd_stored,
+    c.total_cost_usd,
+    coalesce(
+        r.tasks_run = c.tasks_run
+        and r.tasks_succeeded = c.tasks_succeeded
+        and r.tasks_failed = c.tasks_failed
+        and r.tasks_error = c.tasks_error
+        and r.tasks_not_graded = c.tasks_not_graded
+        and r.tasks_token_budget_exceeded = c.tasks_token_budget_exceeded
+        and r.tasks_cost_budget_exceeded = c.tasks_cost_budget_exceeded
+        and (not r.has_tasks_measured or r.tasks_measured = c.tasks_measured),
+        false
+    ) as counts_consistent,
+    case
+        when r.has_pass_rate_stored
+            then (r.pass_rate_stored is not distinct from c.pass_rate)
+            and (r.error_share_stored is not distinct from c.error_share)
+    end as pass_rate_consistent,
+    c.n_replicates_without_task_json,
+    c.first_started_at,
+    c.last_started_at,
+    r.source_file,
+    r.load_id,
+    r.document_sha256
+from runs as r
+left join recomputed as c
+    on r.run_dir = c.run_dir

@@ -1,0 +1,28 @@
+{#- One row per chat x coder matrix turn, typed, with its evidence class and provenance. -#}
+select
+    t.turn_key,
+    t.cell,
+    t.chat_model,
+    t.coder_model,
+    t.model,
+    t.scenario_id,
+    t.turn_index,
+    t.rep,
+    t.cluster_key,
+    t.turn_type,
+    t.check_kind,
+    t.evidence_class,
+    t.check_passed,
+    t.check_note,
+    t.difficulty,
+    t.prompt_tokens,
+    t.completion_tokens,
+    t.cached_tokens,
+    t.cost_usd as cost_usd_logged,
+    t.latency_s,
+    t.stamp,
+    t.stamp_is_naive,
+    t.source_file,
+    t.source_line,
+    t.load_id
+from {{ ref('int_matrix__turns') }} as t

@@ -1,0 +1,23 @@
+{#- The criteria a task declared (task.json task_config.resolved.success_criteria[]), positionally matching the results. -#}
+with source as (
+    select * from {{ source('coder_eval', 'ce_task_docs') }}
+)
+
+select
+    d.run_dir,
+    d.run_id,
+    d.variant_id,
+    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
+    d.replicate_index,
+    c.position as criterion_index,
+    {{ json_text('c.value', '$.type') }} as criterion_type,
+    {{ json_text('c.value', '$.description') }} as criterion_description,
+    coalesce({{ ce_typed('c.value', '$.weight', 'double') }}, 1.0) as weight,
+    {{ ce_typed('c.value', '$.pass_threshold', 'double') }} as pass_threshold,
+    {{ json_text('c.value', '$.model') }} as judge_model,
+    {{ json_fragment('c.value', '$.suite_thresholds') }} as suite_thresholds_json,
+    d.source_file,
+    d.load_id,
+    d.document_sha256
+from source as d
+{{ json_each('d.document', '$.task_config.resolved.success_criteria', 'c') }}

@@ -1,0 +1,26 @@
+{%- set fields = [
+    ('task_id', '$.task_id', 'varchar'),
+    ('best_variant', '$.best_variant', 'varchar'),
+    ('is_tie', '$.is_tie', 'boolean', "false"),
+    ('score_spread', '$.score_spread', 'double'),
+    ('replicate_count', '$.replicate_count', 'bigint', "1")
+] -%}
+
+with source as (
+    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+)
+
+select
+    d.load_id,
+    d.loaded_at,
+    d.source_file,
+    d.run_dir,
+    d.run_id,
+    d.document_sha256,
+    ts.position as summary_position,
+    {{ json_array_length('ts.value', '$.variant_results') }} as n_variant_results,
+    {{ ce_typed_columns('ts.value', fields) }},
+    {{ ce_invalid_fields('ts.value', fields) }} as invalid_fields,
+    {{ ce_invalid_fields('ts.value', fields) }} is not null as has_invalid_fields
+from source as d
+{{ json_each('d.document', '$.task_summaries', 'ts') }}

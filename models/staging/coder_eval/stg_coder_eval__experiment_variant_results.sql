@@ -1,0 +1,34 @@
+{%- set fields = [
+    ('variant_id', '$.variant_id', 'varchar'),
+    ('task_id', '$.task_id', 'varchar'),
+    ('weighted_score', '$.weighted_score', 'double'),
+    ('final_status', '$.final_status', 'varchar'),
+    ('duration_seconds', '$.duration_seconds', 'double'),
+    ('total_tokens', '$.total_tokens', 'bigint'),
+    ('iteration_count', '$.iteration_count', 'bigint'),
+    ('total_assistant_turns', '$.total_assistant_turns', 'bigint'),
+    ('reference_similarity', '$.reference_similarity', 'double'),
+    ('replicate_index', '$.replicate_index', 'bigint', "0"),
+    ('replicate_count', '$.replicate_count', 'bigint', "1")
+] -%}
+
+with source as (
+    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+)
+
+select
+    d.load_id,
+    d.loaded_at,
+    d.source_file,
+    d.run_dir,
+    d.run_id,
+    d.document_sha256,
+    ts.position as summary_position,
+    vr.position as result_position,
+    {{ json_text('ts.value', '$.task_id') }} as summary_task_id,
+    {{ ce_typed_columns('vr.value', fields) }},
+    {{ ce_invalid_fields('vr.value', fields) }} as invalid_fields,
+    {{ ce_invalid_fields('vr.value', fields) }} is not null as has_invalid_fields
+from source as d
+{{ json_each('d.document', '$.task_summaries', 'ts') }}
+{{ json_each('ts.value', '$.variant_results', 'vr') }}

@@ -1,0 +1,25 @@
+{%- set fields = [
+    ('experiment_id', '$.experiment_id', 'varchar'),
+    ('description', '$.description', 'varchar'),
+    ('variant_ids_json', '$.variant_ids', 'json'),
+    ('total_duration_seconds', '$.total_duration_seconds', 'double')
+] -%}
+
+with source as (
+    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+)
+
+select
+    d.load_id,
+    d.loaded_at,
+    d.source_file,
+    d.run_dir,
+    d.run_id,
+    d.document_sha256,
+    {{ json_array_length('d.document', '$.variant_ids') }} as n_variant_ids,
+    {{ json_array_length('d.document', '$.task_summaries') }} as n_task_summaries,
+    {{ json_has('d.document', '$.per_replicate_scores') }} as has_per_replicate_scores_key,
+    {{ ce_typed_columns('d.document', fields) }},
+    {{ ce_invalid_fields('d.document', fields) }} as invalid_fields,
+    {{ ce_invalid_fields('d.document', fields) }} is not null as has_invalid_fields
+from source as d

@@ -1,0 +1,71 @@
+{#-
+  Every TokenUsage object in task.json, one row each: the replicate total (total_token_usage),
+  each turn (iterations[].token_usage) and each judge criterion result (token_usage, success and
+  post-failure lists). Legacy input_tokens-only objects are adopted as the uncached slice.
+-#}
+with source as (
+    select * from {{ source('coder_eval', 'ce_task_docs') }}
+),
+
+iterations as (
+    {{ ce_iterations_select(source('coder_eval', 'ce_task_docs')) }}
+),
+
+criteria as (
+    {%- for phase, key in [('success', 'success_criteria_results'), ('post_failure', 'post_failure_criteria_results')] %}
+    {% if not loop.first %}union all{% endif %}
+    select
+        d.run_dir,
+        d.run_id,
+        d.variant_id,
+        coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
+        d.replicate_index,
+        d.source_file,
+        d.load_id,
+        d.document_sha256,
+        '{{ phase }}' as result_phase,
+        c.position as criterion_index,
+        c.value as result_json
+    from source as d
+    {{ json_each('d.document', '$.' ~ key, 'c') }}
+    {%- endfor %}
+)
+
+select
+    d.run_dir,
+    d.run_id,
+    d.variant_id,
+    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
+    d.replicate_index,
+    'replicate_total' as usage_scope,
+    cast(null as bigint) as iteration_index,
+    cast(null as varchar) as result_phase,
+    cast(null as bigint) as criterion_index,
+    {{ ce_token_usage_columns('d.document', '$.total_token_usage', '') }},
+    d.source_file,
+    d.load_id,
+    d.document_sha256
+from source as d
+where {{ ce_is_object('d.document', '$.total_token_usage') }}
+union all
+select
+    {{ ce_replicate_identity('i') }},
+    'turn' as usage_scope,
+    i.iteration_index,
+    cast(null as varchar) as result_phase,
+    cast(null as bigint) as criterion_index,
+    {{ ce_token_usage_columns('i.iteration_json', '$.token_usage', '') }},
+    {{ ce_provenance('i') }}
+from iterations as i
+where {{ ce_is_object('i.iteration_json', '$.token_usage') }}
+union all
+select
+    {{ ce_replicate_identity('c') }},
+    'judge_result' as usage_scope,
+    cast(null as bigint) as iteration_index,
+    c.result_phase,
+    c.criterion_index,
+    {{ ce_token_usage_columns('c.result_json', '$.token_usage', '') }},
+    {{ ce_provenance('c') }}
+from criteria as c
+where {{ ce_is_object('c.result_json', '$.token_usage') }}

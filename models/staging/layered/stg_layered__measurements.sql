@@ -1,0 +1,49 @@
+{#- One row per line of logs_layered/*.jsonl: every field typed with try_cast, flagged, never dropped. -#}
+with source as (
+    select * from {{ source('layered', 'layered_lines') }}
+),
+
+typed as (
+    select
+        s.load_id,
+        s.loaded_at,
+        s.source_file,
+        s.source_line,
+        s.record_sha256,
+        s.file_sha256,
+        s.repaired,
+        s.repaired is not null as is_repaired,
+        coalesce({{ json_type('s.record', '$') }} = 'OBJECT', false) as record_is_object,
+        {{ file_stem('s.source_file') }} as pipeline,
+        {{ json_text('s.record', '$.task_id') }} as task_id,
+        {{ bf_typed_field('s.record', '$.rep', 'rep', 'bigint') }},
+        {{ json_text('s.record', '$.measurement') }} as measurement_raw,
+        lower(trim({{ json_text('s.record', '$.measurement') }})) as measurement,
+        {{ json_text('s.record', '$.l1') }} as l1,
+        {{ json_text('s.record', '$.l2') }} as l2,
+        {{ json_text('s.record', '$.l3') }} as l3,
+        {{ json_text('s.record', '$.ref_coder') }} as ref_coder,
+        nullif(trim({{ json_text('s.record', '$.route_expected') }}), '') as route_expected,
+        nullif(trim({{ json_text('s.record', '$.route_actual') }}), '') as route_actual,
+        {{ json_text('s.record', '$.plan') }} as plan,
+        {{ json_text('s.record', '$.note') }} as note,
+        {{ bf_typed_field('s.record', '$.passed', 'passed', 'boolean') }},
+        {%- for layer in ['l1', 'l2', 'l3', 'total'] %}
+        {{ bf_typed_field('s.record', '$.' ~ layer ~ '_cost', layer ~ '_cost', 'double') }},
+        {{ bf_typed_field('s.record', '$.' ~ layer ~ '_latency', layer ~ '_latency', 'double') }},
+        {%- endfor %}
+        {{ bf_typed_field('s.record', '$.prompt_tokens', 'prompt_tokens', 'bigint') }},
+        {{ bf_typed_field('s.record', '$.completion_tokens', 'completion_tokens', 'bigint') }},
+        {{ bf_typed_field('s.record', '$.cached_tokens', 'cached_tokens', 'bigint') }},
+        {{ json_text('s.record', '$.stamp') }} as stamp_raw,
+        {{ parse_utc_timestamp(json_text('s.record', '$.stamp')) }} as stamp,
+        {{ is_naive_timestamp(json_text('s.record', '$.stamp')) }} as stamp_is_naive
+    from source as s
+)
+
+select
+    t.*,
+    coalesce(t.measurement not in ('l1', 'l2plan', 'l2conv', 'l3', 'total'), true) as measurement_invalid,
+    coalesce(t.stamp_raw is not null and t.stamp is null, false) as stamp_invalid,
+    coalesce(t.cached_tokens > t.prompt_tokens, false) as cached_exceeds_prompt
+from typed as t

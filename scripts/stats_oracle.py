@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""Independent oracle for the statistics macros (macros/stats/).
+
+Computes the expected values of the dbt unit tests on models/intermediate/stats/ with
+scipy/numpy (not with the SQL formulas), so anyone can regenerate and audit them:
+
+    .venv/bin/python scripts/stats_oracle.py            # print the unit-test YAML
+    .venv/bin/python scripts/stats_oracle.py --write    # rewrite seeds/stats/*.csv and
+                                                        # models/intermediate/stats/_stats__unit_tests.yml
+
+Methods (see docs/statistics.md):
+  * Wilson: statsmodels' closed form (proportion_confint(method='wilson')) with z = norm.ppf(0.975),
+    cross-checked against a root-finder on the score equation (k - n p)^2 = z^2 n p (1 - p).
+  * McNemar: scipy.stats.binomtest(min(b, c), b + c, 0.5).pvalue (two-sided, exact); 1 when b + c = 0.
+  * Cluster SE: direct two-pass numpy computation, and inspect_ai's clustered stderr formula
+    (sum over clusters of the outer product of centred values).
+  * MDD: (norm.ppf(1 - alpha/2) + norm.ppf(power)) * se.   * corr: numpy.corrcoef.
+The tests/stats/ pytest suite imports these functions for its random-case comparisons.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import math
+import sys
+from collections import OrderedDict, defaultdict
+from pathlib import Path
+
+import numpy as np
+import yaml
+from scipy import optimize, stats
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED_DIR = ROOT / "seeds" / "stats"
+UNIT_TEST_YML = ROOT / "models" / "intermediate" / "stats" / "_stats__unit_tests.yml"
+DIGITS = 9  # the stats models round their outputs to 9 decimals
+
+Z95 = float(stats.norm.ppf(0.975))
+
+
+# ----------------------------------------------------------------------------- methods
+def wilson(k, n):
+    """(low, high) of the 95% Wilson score interval; (None, None) when n is None or <= 0."""
+    if n is None or k is None or n <= 0 or k < 0 or k > n:
+        return None, None
+    z = Z95
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    if k == 0:
+        low = 0.0
+    if k == n:
+        high = 1.0
+    # cross-check against the definition: the bounds q solve (k/n - q)^2 = z^2 q (1 - q) / n
+    score = lambda q: (p - q) ** 2 - z * z * q * (1 - q) / n  # noqa: E731
+    if 0 < k:
+        root = optimize.brentq(score, 1e-300, min(p, 1 - 1e-16), xtol=1e-15, rtol=1e-15, maxiter=500)
+        assert abs(root - low) < 1e-10, (k, n, root, low)
+    if k < n:
+        root = optimize.brentq(score, max(p, 1e-300), 1.0, xtol=1e-15, rtol=1e-15, maxiter=500)
+        assert abs(root - high) < 1e-10, (k, n, root, high)
+    return low, high
+
+
+def mcnemar_p(b, c):
+    """Exact two-sided McNemar p-value from discordant counts."""
+    if b is None or c is None or b < 0 or c < 0:
+        return None
+    if b + c == 0:
+        return 1.0
+    return float(stats.binomtest(min(b, c), b + c, 0.5).pvalue)
+
+
+def cluster_se_two_pass(cluster_sums, cluster_ns):
+    """Cluster-robust SE of sum(s)/sum(n) from per-cluster totals (direct two-pass)."""
+    s = np.asarray(cluster_sums, dtype=float)
+    n = np.asarray(cluster_ns, dtype=float)
+    c = len(s)
+    if c < 2:
+        return None
+    m = s.sum() / n.sum()
+    return float(math.sqrt(c / (c - 1) * float(np.sum((s - n * m) ** 2))) / n.sum())
+
+
+def cluster_se_inspect(values, clusters):
+    """inspect_ai's clustered stderr (inspect_ai/scorer/_metrics/std.py), observation level."""
+    values = np.asarray(values, dtype=float)
+    clusters = np.asarray(clusters)
+    mean = float(np.mean(values))
+    unique = np.unique(clusters)
+    count = len(unique)
+    if count < 2:
+        return None
+    variance = 0.0
+    for cid in unique:
+        data = values[clusters == cid]
+        variance += np.outer(data - mean, data - mean).sum()
+    return float(np.sqrt(variance * count / (count - 1)) / len(values))
+
+
+def mean_ci(mean, se, lower=0.0, upper=1.0):
+    if mean is None or se is None:
+        return None, None
+    lo, hi = mean - Z95 * se, mean + Z95 * se
+    if upper is not None:
+        lo, hi = min(upper, lo), min(upper, hi)
+    if lower is not None:
+        lo, hi = max(lower, lo), max(lower, hi)
+    return lo, hi
+
+
+def mdd(se, alpha=0.05, power=0.8):
+    if se is None:
+        return None
+    return float((stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)) * se)
+
+
+def pearson(xs, ys):
+    x, y = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
+        return None
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def paired_diff(rows):
+    """rows: (cluster_id, pair_id, arm, score). Replicates averaged per (pair, arm), d = b - a per
+    pair, cluster-robust SE over clusters of pairs. Returns dict of the model's columns."""
+    arms = defaultdict(list)
+    for cluster_id, pair_id, arm, score in rows:
+        arms[(cluster_id, pair_id, arm)].append(score)
+    diffs = defaultdict(list)
+    for (cluster_id, pair_id, arm) in sorted(arms):
+        if arm != "a" or (cluster_id, pair_id, "b") not in arms:
+            continue
+        diffs[cluster_id].append(np.mean(arms[(cluster_id, pair_id, "b")]) - np.mean(arms[(cluster_id, pair_id, "a")]))
+    sums = [float(np.sum(d)) for d in diffs.values()]
+    ns = [len(d) for d in diffs.values()]
+    mean = sum(sums) / sum(ns)
+    se = cluster_se_two_pass(sums, ns)
+    lo, hi = mean_ci(mean, se, -1.0, 1.0)
+    return {"n_clusters": len(ns), "n_pairs": sum(ns), "mean_diff": mean, "se": se,
+            "ci_low": lo, "ci_high": hi, "mdd": mdd(se)}
+
+
+# ----------------------------------------------------------------------------- cases
+# test name -> cases; the seeds/stats/*.csv files are the union of these (written by --write)
+WILSON = OrderedDict([
+    ("wilson_hand_checked_k1_n2", [("half", 1, 2)]),
+    ("wilson_edges_empty_all_pass_all_fail", [
+        ("zero_n", 0, 0), ("null_n", 5, None), ("all_fail", 0, 10), ("all_pass", 10, 10),
+        ("single_fail", 0, 1), ("single_pass", 1, 1)]),
+    ("wilson_typical_and_large_n", [
+        ("small", 5, 17), ("typical", 37, 100), ("near_one", 999, 1000),
+        ("large_rare", 1, 1_000_000), ("large_half", 500_000, 1_000_000)]),
+])
+MCNEMAR = OrderedDict([
+    ("mcnemar_identical_arms_p_is_one", [("no_discordant", 0, 0), ("balanced", 5, 5), ("large_balanced", 1000, 1000)]),
+    ("mcnemar_small_counts", [
+        ("one_b", 1, 0), ("one_c", 0, 1), ("five_zero", 0, 5), ("three_ten", 3, 10), ("ten_three", 10, 3),
+        ("twenty_zero", 0, 20), ("seven_21", 7, 21)]),
+    ("mcnemar_large_n_2000", [("large_close", 950, 1050), ("large_far", 900, 1100), ("large_extreme", 0, 2000)]),
+])
+CLUSTER = OrderedDict([
+    ("cluster_se_single_cluster_is_null", [("single_cluster", "c1", 3.0, 5)]),
+    ("cluster_se_equal_cluster_means_is_zero", [
+        ("equal_means", "c1", 1.0, 2), ("equal_means", "c2", 2.0, 4), ("equal_means", "c3", 3.0, 6),
+        ("all_pass", "c1", 3.0, 3), ("all_pass", "c2", 4.0, 4), ("all_fail", "c1", 0.0, 3), ("all_fail", "c2", 0.0, 2)]),
+    ("cluster_se_iid_and_mixed_sizes", [
+        ("iid", "o1", 1.0, 1), ("iid", "o2", 0.0, 1), ("iid", "o3", 1.0, 1), ("iid", "o4", 1.0, 1), ("iid", "o5", 0.0, 1),
+        ("mixed", "c1", 1.0, 2), ("mixed", "c2", 2.0, 2), ("mixed", "c3", 0.0, 3), ("mixed", "c4", 4.0, 5)]),
+])
+
+
+def _paired(exp, spec):
+    # spec: list of (cluster, pair, arm, [scores...])
+    return [(exp, cl, pr, arm, i, float(s)) for cl, pr, arm, scores in spec for i, s in enumerate(scores)]
+
+
+PAIRED = OrderedDict([
+    ("paired_diff_identical_arms_zero", _paired("identical", [
+        ("c1", "p1", "a", [1]), ("c1", "p1", "b", [1]), ("c1", "p2", "a", [0]), ("c1", "p2", "b", [0]),
+        ("c2", "p3", "a", [1]), ("c2", "p3", "b", [1])])),
+    ("paired_diff_shift", _paired("shift", [
+        ("c1", "p1", "a", [0]), ("c1", "p1", "b", [1]), ("c1", "p2", "a", [1]), ("c1", "p2", "b", [1]),
+        ("c2", "p3", "a", [0]), ("c2", "p3", "b", [0]), ("c3", "p4", "a", [0]), ("c3", "p4", "b", [1]),
+        ("c3", "p5", "a", [1]), ("c3", "p5", "b", [0])])),
+    ("paired_diff_replicates_averaged_first", _paired("replicates", [
+        ("c1", "p1", "a", [1, 0, 0]), ("c1", "p1", "b", [1, 1, 0]), ("c2", "p2", "a", [1, 1]),
+        ("c2", "p2", "b", [1, 1]), ("c3", "p3", "a", [0]), ("c3", "p3", "b", [1, 1]),
+        ("c3", "p9", "a", [1])])),  # p9 has no arm b: not a pair, ignored
+    ("paired_diff_single_cluster_is_null", _paired("single_cluster", [
+        ("c1", "p1", "a", [0]), ("c1", "p1", "b", [1]), ("c1", "p2", "a", [1]), ("c1", "p2", "b", [1])])),
+])
+MDD = OrderedDict([
+    ("mdd_defaults_and_other_alpha_power", [("tenth", 0.1), ("twentieth", 0.05), ("zero", 0.0), ("missing", None)]),
+])
+CORR = OrderedDict([
+    ("corr_pearson", [
+        ("positive", 1.0, 2.0), ("positive", 2.0, 4.0), ("positive", 3.0, 6.0),
+        ("negative", 1.0, 3.0), ("negative", 2.0, 2.0), ("negative", 3.0, 1.0),
+        ("noisy", 1.0, 0.3), ("noisy", 2.0, 0.1), ("noisy", 3.0, 0.9), ("noisy", 4.0, 0.7), ("noisy", 5.0, 1.4)]),
+    ("corr_degenerate_is_null", [
+        ("constant_y", 1.0, 1.0), ("constant_y", 2.0, 1.0), ("constant_y", 3.0, 1.0), ("single", 1.0, 1.0)]),
+])
+
+
+# ----------------------------------------------------------------------------- expectations
+_near_boundary: list[str] = []
+
+
+def r(x, what=""):
+    """Round like the models do (9 decimals); warn when x is within 1e-12 of a rounding boundary."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return None
+    scaled = x * 10 ** DIGITS
+    if abs(abs(scaled - math.floor(scaled)) - 0.5) < 1e-12 * 10 ** DIGITS:
+        _near_boundary.append(f"{what}={x!r}")
+    return round(float(x), DIGITS) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def unit_tests() -> list[dict]:
+    out = []
+
+    def add(name, model, seed, given_rows, expect_rows, description):
+        out.append({"name": f"test_{name}", "description": description, "model": model,
+                    "given": [{"input": f"ref('{seed}')", "rows": given_rows}],
+                    "expect": {"rows": expect_rows}})
+
+    for name, cases in WILSON.items():
+        expect = []
+        for cid, k, n in cases:
+            lo, hi = wilson(k, n)
+            expect.append({"case_id": cid, "k": k, "n": n, "wilson_low": r(lo, cid), "wilson_high": r(hi, cid)})
+        add(name, "int_stats__wilson", "stats_wilson_cases",
+            [{"case_id": c, "k": k, "n": n} for c, k, n in cases], expect,
+            "wilson_low/wilson_high vs statsmodels' closed form + score-equation root (scripts/stats_oracle.py).")
+    for name, cases in MCNEMAR.items():
+        add(name, "int_stats__mcnemar", "stats_mcnemar_cases",
+            [{"case_id": c, "b": b, "c": cc} for c, b, cc in cases],
+            [{"case_id": c, "b": b, "c": cc, "mcnemar_p": r(mcnemar_p(b, cc), c)} for c, b, cc in cases],
+            "mcnemar_exact_p vs scipy.stats.binomtest(min(b,c), b+c, 0.5).pvalue.")
+    for name, cases in CLUSTER.items():
+        by = OrderedDict()
+        for stratum, cid, s, n in cases:
+            by.setdefault(stratum, []).append((s, n))
+        expect = []
+        for stratum, rows in by.items():
+            sums, ns = [s for s, _ in rows], [n for _, n in rows]
+            mean = sum(sums) / sum(ns)
+            se = cluster_se_two_pass(sums, ns)
+            lo, hi = mean_ci(mean, se)
+            expect.append({"stratum": stratum, "n_clusters": len(rows), "n_obs": sum(ns), "mean_value": r(mean),
+                           "se": r(se, stratum), "ci_low": r(lo, stratum), "ci_high": r(hi, stratum)})
+        add(name, "int_stats__cluster_se", "stats_cluster_cases",
+            [{"stratum": st, "cluster_id": cid, "cluster_sum": s, "cluster_n": n} for st, cid, s, n in cases], expect,
+            "cluster_se + mean_ci_low/high vs a direct numpy two-pass cluster-robust SE.")
+    for name, rows in PAIRED.items():
+        res = paired_diff([(cl, pr, arm, s) for _, cl, pr, arm, _, s in rows])
+        expect = [{"experiment_id": rows[0][0], "n_clusters": res["n_clusters"], "n_pairs": res["n_pairs"],
+                   **{k: r(res[k], name) for k in ("mean_diff", "se", "ci_low", "ci_high", "mdd")}}]
+        add(name, "int_stats__paired_diff", "stats_paired_cases",
+            [{"experiment_id": e, "cluster_id": cl, "pair_id": pr, "arm": arm, "replicate_index": i, "score": s}
+             for e, cl, pr, arm, i, s in rows], expect,
+            "Paired difference (replicates averaged per pair and arm, clustered SE, CI in [-1, 1], MDD) vs numpy.")
+    for name, cases in MDD.items():
+        expect = []
+        for cid, se in cases:
+            lo, _ = mean_ci(se, se, None, None)
+            expect.append({"case_id": cid, "se": se, "mdd_default": r(mdd(se), cid),
+                           "mdd_a01_p90": r(mdd(se, 0.01, 0.9), cid), "mdd_a10_p50": r(mdd(se, 0.1, 0.5), cid),
+                           "unclipped_ci_low": r(lo, cid)})
+        add(name, "int_stats__mdd", "stats_mdd_cases", [{"case_id": c, "se": se} for c, se in cases], expect,
+            "min_detectable_difference at (0.05, 0.8), (0.01, 0.9), (0.1, 0.5) vs scipy.stats.norm.ppf.")
+    for name, cases in CORR.items():
+        by = OrderedDict()
+        for g, x, y in cases:
+            by.setdefault(g, []).append((x, y))
+        expect = [{"group_id": g, "n_pairs": len(v), "pearson_r": r(pearson([a for a, _ in v], [b for _, b in v]), g)}
+                  for g, v in by.items()]
+        add(name, "int_stats__corr", "stats_corr_cases", [{"group_id": g, "x": x, "y": y} for g, x, y in cases],
+            expect, "corr vs numpy.corrcoef; NULL for fewer than 2 pairs or a constant variable.")
+    return out
+
+
+def unit_test_yaml() -> str:
+    header = ("# GENERATED by scripts/stats_oracle.py --write -- do not edit by hand.\n"
+              "# Expected values computed independently with scipy/numpy, rounded to 9 decimals like the models.\n")
+    return header + yaml.safe_dump({"version": 2, "unit_tests": unit_tests()}, sort_keys=False, width=120)
+
+
+def seed_csvs() -> dict[str, str]:
+    def csv_text(header, rows):
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(header)
+        for row in rows:
+            w.writerow(["" if v is None else v for v in row])
+        return buf.getvalue()
+
+    def union(d):
+        return [row for rows in d.values() for row in rows]
+
+    return {
+        "stats_wilson_cases.csv": csv_text(["case_id", "k", "n"], union(WILSON)),
+        "stats_mcnemar_cases.csv": csv_text(["case_id", "b", "c"], union(MCNEMAR)),
+        "stats_cluster_cases.csv": csv_text(["stratum", "cluster_id", "cluster_sum", "cluster_n"], union(CLUSTER)),
+        "stats_paired_cases.csv": csv_text(
+            ["experiment_id", "cluster_id", "pair_id", "arm", "replicate_index", "score"], union(PAIRED)),
+        "stats_mdd_cases.csv": csv_text(["case_id", "se"], union(MDD)),
+        "stats_corr_cases.csv": csv_text(["group_id", "x", "y"], union(CORR)),
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--write", action="store_true", help="rewrite the seeds and the unit-test yml")
+    args = ap.parse_args(argv)
+    text = unit_test_yaml()
+    if _near_boundary:
+        print("WARNING: expected values within 1e-12 of a 9-decimal rounding boundary: "
+              + ", ".join(_near_boundary), file=sys.stderr)
+    if args.write:
+        UNIT_TEST_YML.write_text(text)
+        for name, body in seed_csvs().items():
+            (SEED_DIR / name).write_text(body)
+        print(f"wrote {UNIT_TEST_YML.relative_to(ROOT)} and {len(seed_csvs())} seeds in {SEED_DIR.relative_to(ROOT)}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

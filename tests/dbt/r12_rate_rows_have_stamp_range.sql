@@ -1,0 +1,14 @@
+-- R12: every rate or score row (and every cost total) carries the stamp range it covers.
+{%- set marts = ['matrix_pass_rates', 'layered_router_accuracy', 'layered_failure_attribution',
+                 'layered_layer_costs', 'costs_repriced_totals'] %}
+{%- for m in marts %}
+select
+    '{{ m }}' as mart,
+    r.first_stamp,
+    r.last_stamp
+from {{ ref(m) }} as r
+where r.first_stamp is null or r.last_stamp is null or r.first_stamp > r.last_stamp
+{%- if not loop.last %}
+union all
+{%- endif %}
+{%- endfor %}

@@ -1,0 +1,6 @@
+select
+    source_file,
+    source_line,
+    record_sha256,
+    try_cast(json_extract_string(record, '$.value') as bigint) as value
+from raw.big_lines

@@ -1,0 +1,153 @@
+"""Issue 7 "Crashes" for `evalhouse build`: a killed or failed build changes nothing.
+
+Real `evalhouse build` processes on the tiny mini_project (see relutil), SIGKILLed at random
+moments (during the copy, inside dbt, during the swap/publish).
+"""
+from __future__ import annotations
+
+import os
+import random
+import signal
+import stat
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from relutil import (assert_consistent, children_of, evalhouse, expected_counts, file_sha, insert_lines,
+                     make_working, snapshot, start, wait_gone)
+
+from evalhouse.publish import analyst_path
+
+
+@pytest.fixture
+def built(tmp_path: Path):
+    """A working file with one batch of lines, built and published once."""
+    db = make_working(tmp_path / "evalhouse.duckdb")
+    insert_lines(db, 0, 5)
+    t0 = time.monotonic()
+    proc = evalhouse(["build", "--db", str(db)], tmp_path)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    return db, time.monotonic() - t0
+
+
+def test_build_publishes_a_read_only_consistent_analyst_file(built):
+    db, _ = built
+    target = analyst_path(db)
+    assert target.name == "evalhouse.analyst.duckdb"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    snap = snapshot(target)
+    assert snap["mart"][:2] == expected_counts({0: 5})
+    assert_consistent(snap)  # incl. the staging view: the catalog name survives the copy
+    con = duckdb.connect(str(target), read_only=True)
+    try:
+        with pytest.raises(duckdb.Error, match="read-only"):
+            con.execute("create table marts.x as select 1 as a")
+        with pytest.raises(duckdb.Error, match="read-only"):
+            con.execute("delete from marts.mini_counts")
+    finally:
+        con.close()
+    if os.geteuid() != 0:  # root ignores file modes
+        with pytest.raises(duckdb.Error):
+            duckdb.connect(str(target))
+    # the working file holds the same marts, and no temporary file is left behind
+    assert snapshot(db) == snap
+    leftovers = sorted(p.name for p in db.parent.glob("evalhouse.*duckdb*"))
+    assert leftovers == ["evalhouse.analyst.duckdb", "evalhouse.duckdb", "evalhouse.duckdb.lock"]
+
+
+def test_build_sigkill_at_random_moments_leaves_published_marts_intact(built):
+    db, build_s = built
+    target = analyst_path(db)
+    published = snapshot(target)
+    batches = {0: 5}
+    seed = int(os.environ.get("EVALHOUSE_KILL_SEED", random.randrange(1 << 30)))
+    rng = random.Random(seed)
+    kills = 0
+    outcomes = []
+    prev_work = snapshot(db)["mart"][:2]
+    for i in range(1, 7):
+        insert_lines(db, i, 3 + i)
+        batches[i] = 3 + i
+        proc = start(["build", "--db", str(db)], db.parent)
+        delay = rng.uniform(0.05, build_s * 0.9)
+        deadline = time.monotonic() + delay
+        kids: set[int] = set()
+        while time.monotonic() < deadline and proc.poll() is None:
+            kids.update(children_of(proc.pid))
+            time.sleep(0.02)
+        kids.update(children_of(proc.pid))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.communicate()
+        # the dbt child dies with its parent: nothing keeps writing after the kill
+        assert wait_gone(sorted(kids)) == [], f"seed {seed}: dbt outlived the killed build"
+
+        # the analyst file is the previous publication or the complete new one, never a mix
+        now = snapshot(target)
+        assert_consistent(now)
+        assert stat.S_IMODE(target.stat().st_mode) == 0o444
+        new = expected_counts(batches)
+        assert now["mart"][:2] in (published["mart"][:2], new), f"seed {seed}, delay {delay:.2f}s"
+        outcomes.append("new" if now["mart"][:2] == new else "old")
+        published = now
+        # the working file lost nothing and is not half-built: its marts match its raw rows or
+        # are the previous ones
+        work = snapshot(db)
+        assert work["raw_n"] == sum(batches.values()), f"seed {seed}: raw rows lost"
+        assert work["mart"][:2] in (prev_work, new), f"seed {seed}: working file half-built"
+        prev_work = work["mart"][:2]
+    assert kills >= 5, f"seed {seed}: only {kills} builds were still running when killed ({outcomes})"
+
+    # the next build succeeds, publishes everything and sweeps the killed builds' temp files
+    proc = evalhouse(["build", "--db", str(db)], db.parent)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    final = snapshot(target)
+    assert_consistent(final)
+    assert final["mart"][:2] == expected_counts(batches)
+    assert snapshot(db) == final
+    assert not list(db.parent.glob("evalhouse.build-*")), "stale build copies left behind"
+    assert not list(db.parent.glob("evalhouse.analyst.tmp-*")), "stale analyst temp files left behind"
+
+
+def test_failed_build_changes_neither_file(built):
+    db, _ = built
+    target = analyst_path(db)
+    before_analyst = file_sha(target)
+    insert_lines(db, 1, 4, poison=True)  # the mini project's singular test fails on it
+    before_work = file_sha(db)
+    proc = evalhouse(["build", "--db", str(db)], db.parent)
+    assert proc.returncode == 1
+    assert "dbt failed" in proc.stderr and "unchanged" in proc.stderr
+    assert file_sha(db) == before_work, "a failed build modified the working file"
+    assert file_sha(target) == before_analyst, "a failed build replaced the analyst file"
+    failed = db.with_name("evalhouse.failed.duckdb")
+    assert failed.exists(), "the failed build is kept for inspection"
+    # fixing the data makes the next build succeed; the failed copy is then cleared
+    con = duckdb.connect(str(db))
+    con.execute("delete from raw.big_lines where record like '%poison%'")
+    con.close()
+    proc = evalhouse(["build", "--db", str(db)], db.parent)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert not failed.exists()
+    snap = snapshot(target)
+    assert_consistent(snap)
+    assert snap["mart"][:2] == (8, 10 + 1001 + 1002 + 1003)  # the poison line (batch 1, line 1) is gone
+
+
+def test_no_publish_leaves_the_analyst_file_alone(built):
+    db, _ = built
+    target = analyst_path(db)
+    before = file_sha(target)
+    insert_lines(db, 1, 2)
+    proc = evalhouse(["build", "--db", str(db), "--no-publish"], db.parent)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert file_sha(target) == before
+    assert snapshot(db)["mart"][:2] == expected_counts({0: 5, 1: 2})
+    # `evalhouse publish` then publishes the working file explicitly
+    proc = evalhouse(["publish", "--db", str(db)], db.parent)
+    assert proc.returncode == 0, proc.stderr
+    assert snapshot(target)["mart"][:2] == expected_counts({0: 5, 1: 2})
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
