@@ -5,7 +5,7 @@ half-way through would leave the file with some marts new and some old. `evalhou
 therefore never lets dbt touch the working file:
 
 1. take the evalhouse lock on the working file (a second load/build waits, then fails clearly);
-2. fold any leftover WAL into the working file, then copy it to ``<stem>.build-<pid>.duckdb``
+2. fold any leftover WAL into the working file, then copy it to ``<stem>.build.duckdb``
    in the same directory (a read-only DuckDB connection held during the copy keeps any other
    writer out);
 3. create missing raw tables in the copy and run ``dbt build`` against the copy;

@@ -138,8 +138,10 @@ def cmd_build(args) -> int:
             return 1
         LINEAGE_CSV.write_text(text)
         _say(f"updated {LINEAGE_CSV.relative_to(PROJECT_DIR)} ({len(res.rows)} rows); reloading marts.field_lineage")
-        _dbt(["seed", "--quiet", "--select", "field_lineage_computed"], db, target, required=True)
-        _dbt(["run", "--quiet", "--select", "field_lineage"], db, target, required=False)
+        # a separate target dir: these runs must not overwrite the manifest the site is made from
+        reseed = work / "target_reseed"
+        _dbt(["seed", "--quiet", "--select", "field_lineage_computed"], db, reseed, required=True)
+        _dbt(["run", "--quiet", "--select", "field_lineage"], db, reseed, required=False)
     index = write_site(target, Path(args.site).resolve(), res.rows)
     print(f"docs: {index}")
     return 0

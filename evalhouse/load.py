@@ -73,10 +73,11 @@ SELECT unnest($nos::BIGINT[]) AS line_no, unnest($texts::VARCHAR[]) AS text
 _CLASSIFY_SQL = f"""
 CREATE OR REPLACE TEMP TABLE _eh_cls AS
 WITH s AS (
-    SELECT line_no, rtrim(text, chr(13)) AS text FROM _eh_lines
+    SELECT line_no, CASE WHEN ends_with(text, chr(13)) THEN rtrim(text, chr(13)) ELSE text END AS text
+    FROM _eh_lines
 ), v AS (
     SELECT line_no, text,
-        trim(text, ' ' || chr(9) || chr(13)) = '' AS is_blank,
+        NOT regexp_matches(text, '[^ \t\r]') AS is_blank,
         json_valid(text) AS is_valid
     FROM s
 )
@@ -101,11 +102,11 @@ WHERE _eh_cls.line_no = k.ln
 """
 _DUPKEYS_SQL = """
 UPDATE _eh_cls SET kind = CASE WHEN line_no IN (
-    SELECT c.line_no
+    SELECT DISTINCT c.line_no
     FROM _eh_cls AS c, json_tree(c.text) AS j
     WHERE c.kind = 'dupcand' AND j.parent IS NOT NULL
-    GROUP BY c.line_no, j.parent
-    HAVING count(*) > count(DISTINCT j.key)
+    GROUP BY c.line_no, j.parent, j.key
+    HAVING count(*) > 1
 ) THEN 'check' ELSE 'ok' END
 WHERE kind = 'dupcand'
 """
@@ -804,6 +805,7 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
         con = connect_rw(db)
         try:
             started = datetime.now(timezone.utc)
+            con.execute("SET enable_progress_bar = false")
             con.execute("BEGIN TRANSACTION")
             ensure_raw_schema(con)
             total = 0

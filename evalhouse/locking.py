@@ -147,7 +147,8 @@ def _cmdline(pid: int) -> str | None:
     except OSError:
         return None
     parts = [p.decode(errors="replace") for p in raw.split(b"\0") if p]
-    return " ".join(parts)[:200] if parts else None
+    text = " ".join(" ".join(parts).split())  # one line, even for `python -c "<script>"`
+    return (text[:77] + "...") if len(text) > 80 else (text or None)
 
 
 def friendly_duckdb_error(exc: BaseException, db: os.PathLike | str) -> DatabaseBusy | None:
@@ -166,7 +167,7 @@ def friendly_duckdb_error(exc: BaseException, db: os.PathLike | str) -> Database
 
     return DatabaseBusy(
         f"{db} is open in {who}, and DuckDB allows no writer while another process has the file open. "
-        f"Close that connection and retry. Analysts should open the published copy instead: "
+        f"Close that connection and retry. Analysts should open the published read-only copy instead: "
         f"duckdb -readonly {analyst_path(db)}  (or: evalhouse sql)."
     )
 

@@ -38,8 +38,10 @@ def analyst_path(db: os.PathLike | str) -> Path:
 
 
 def build_temp_path(db: Path) -> Path:
-    """Where `evalhouse build` builds (same directory: the final rename stays atomic)."""
-    return db.with_name(f"{_stem(db)}.build-{os.getpid()}.duckdb")
+    """Where `evalhouse build` builds: same directory (the final rename stays atomic) and a stable
+    name, because dbt's partial parsing is invalidated whenever the profile's path changes (only one
+    build runs at a time: it holds the lock)."""
+    return db.with_name(f"{_stem(db)}.build.duckdb")
 
 
 def failed_build_path(db: Path) -> Path:
@@ -73,7 +75,7 @@ def remove_stale_temps(db: Path) -> list[Path]:
     """Delete leftovers of killed builds/publishes. Call only while holding db_lock(db)."""
     stem = _stem(db)
     removed = []
-    for pattern in (f"{stem}.build-*.duckdb", f"{stem}.build-*.duckdb.wal", f"{stem}.analyst.tmp-*.duckdb"):
+    for pattern in (f"{stem}.build.duckdb", f"{stem}.build.duckdb.wal", f"{stem}.analyst.tmp-*.duckdb"):
         for p in db.parent.glob(pattern):
             try:
                 p.chmod(0o644)

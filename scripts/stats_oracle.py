@@ -132,17 +132,26 @@ def paired_diff(rows):
     for cluster_id, pair_id, arm, score in rows:
         arms[(cluster_id, pair_id, arm)].append(score)
     diffs = defaultdict(list)
+    pairs = []  # (mean_a, mean_b)
     for (cluster_id, pair_id, arm) in sorted(arms):
         if arm != "a" or (cluster_id, pair_id, "b") not in arms:
             continue
-        diffs[cluster_id].append(np.mean(arms[(cluster_id, pair_id, "b")]) - np.mean(arms[(cluster_id, pair_id, "a")]))
+        a, b = float(np.mean(arms[(cluster_id, pair_id, "a")])), float(np.mean(arms[(cluster_id, pair_id, "b")]))
+        pairs.append((a, b))
+        diffs[cluster_id].append(b - a)
     sums = [float(np.sum(d)) for d in diffs.values()]
     ns = [len(d) for d in diffs.values()]
     mean = sum(sums) / sum(ns)
     se = cluster_se_two_pass(sums, ns)
     lo, hi = mean_ci(mean, se, -1.0, 1.0)
+    binary = all(a in (0.0, 1.0) and b in (0.0, 1.0) for a, b in pairs)
+    disc_b = sum(1 for a, b in pairs if a == 1 and b == 0) if binary else None
+    disc_c = sum(1 for a, b in pairs if a == 0 and b == 1) if binary else None
     return {"n_clusters": len(ns), "n_pairs": sum(ns), "mean_diff": mean, "se": se,
-            "ci_low": lo, "ci_high": hi, "mdd": mdd(se)}
+            "ci_low": lo, "ci_high": hi, "mdd": mdd(se),
+            "arm_corr": pearson([a for a, _ in pairs], [b for _, b in pairs]),
+            "discordant_b": disc_b, "discordant_c": disc_c,
+            "mcnemar_p": mcnemar_p(disc_b, disc_c) if binary else None}
 
 
 # ----------------------------------------------------------------------------- cases
@@ -191,6 +200,9 @@ PAIRED = OrderedDict([
         ("c1", "p1", "a", [1, 0, 0]), ("c1", "p1", "b", [1, 1, 0]), ("c2", "p2", "a", [1, 1]),
         ("c2", "p2", "b", [1, 1]), ("c3", "p3", "a", [0]), ("c3", "p3", "b", [1, 1]),
         ("c3", "p9", "a", [1])])),  # p9 has no arm b: not a pair, ignored
+    ("paired_diff_strong_shift_mcnemar", _paired("strong_shift", [
+        (f"c{i // 2}", f"p{i}", arm, [0 if arm == "a" else 1]) for i in range(8) for arm in ("a", "b")]
+        + [("c4", "p8", "a", [1]), ("c4", "p8", "b", [1]), ("c4", "p9", "a", [0]), ("c4", "p9", "b", [0])])),
     ("paired_diff_single_cluster_is_null", _paired("single_cluster", [
         ("c1", "p1", "a", [0]), ("c1", "p1", "b", [1]), ("c1", "p2", "a", [1]), ("c1", "p2", "b", [1])])),
 ])
@@ -221,10 +233,26 @@ def r(x, what=""):
     return round(float(x), DIGITS) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
+EDGE_NOTES = {
+    "wilson_hand_checked_k1_n2": "Hand-checked case: k=1, n=2 gives [0.094531, 0.905469].",
+    "wilson_edges_empty_all_pass_all_fail": "Edge cases: n=0 and n NULL give NULL (no error); k=0 gives low 0; k=n gives high 1.",
+    "mcnemar_identical_arms_p_is_one": "Identical arms / balanced discordance give p exactly 1.",
+    "mcnemar_large_n_2000": "b+c=2000 via lgamma: no overflow, matches binomtest (p underflows to 0 only at 0 vs 2000).",
+    "cluster_se_single_cluster_is_null": "A single cluster gives a NULL SE and NULL interval bounds.",
+    "cluster_se_equal_cluster_means_is_zero": "Clusters with equal means (incl. all-pass, all-fail) give SE exactly 0.",
+    "paired_diff_identical_arms_zero": "Identical arms give difference 0, SE 0, interval [0, 0] and McNemar p 1.",
+    "paired_diff_replicates_averaged_first": "Replicates are averaged per (pair, arm) before differencing; unpaired tasks ignored.",
+    "paired_diff_single_cluster_is_null": "All pairs in one cluster: SE, interval and MDD are NULL.",
+    "corr_degenerate_is_null": "Fewer than 2 pairs or a constant variable give NULL, not NaN.",
+}
+
+
 def unit_tests() -> list[dict]:
     out = []
 
     def add(name, model, seed, given_rows, expect_rows, description):
+        if name in EDGE_NOTES:
+            description = EDGE_NOTES[name] + " " + description
         out.append({"name": f"test_{name}", "description": description, "model": model,
                     "given": [{"input": f"ref('{seed}')", "rows": given_rows}],
                     "expect": {"rows": expect_rows}})
@@ -260,11 +288,14 @@ def unit_tests() -> list[dict]:
     for name, rows in PAIRED.items():
         res = paired_diff([(cl, pr, arm, s) for _, cl, pr, arm, _, s in rows])
         expect = [{"experiment_id": rows[0][0], "n_clusters": res["n_clusters"], "n_pairs": res["n_pairs"],
-                   **{k: r(res[k], name) for k in ("mean_diff", "se", "ci_low", "ci_high", "mdd")}}]
+                   **{k: r(res[k], name) for k in ("mean_diff", "se", "ci_low", "ci_high", "mdd", "arm_corr")},
+                   "discordant_b": res["discordant_b"], "discordant_c": res["discordant_c"],
+                   "mcnemar_p": r(res["mcnemar_p"], name)}]
         add(name, "int_stats__paired_diff", "stats_paired_cases",
             [{"experiment_id": e, "cluster_id": cl, "pair_id": pr, "arm": arm, "replicate_index": i, "score": s}
              for e, cl, pr, arm, i, s in rows], expect,
-            "Paired difference (replicates averaged per pair and arm, clustered SE, CI in [-1, 1], MDD) vs numpy.")
+            "Paired difference (replicates averaged per pair and arm, clustered SE, CI in [-1, 1], MDD, arm correlation, "
+            "McNemar on binary pairs) vs numpy/scipy.")
     for name, cases in MDD.items():
         expect = []
         for cid, se in cases:

@@ -37,16 +37,22 @@
   summed in a second pass over the same list (no cancellation, exactly 0 when all clusters agree).
 -#}
 {% macro duckdb__stats_cluster_resid_ss(cluster_sum, cluster_n) -%}
+    {#- struct_extract() rather than dotted access keeps sqlfluff's RF03 quiet in callers -#}
     (list_transform(
         list_transform(
             [list({'s': cast({{ cluster_sum }} as double), 'n': cast({{ cluster_n }} as double)})
                 filter (where {{ cluster_sum }} is not null and {{ cluster_n }} is not null)],
             lambda l: {
                 'l': l,
-                'm': list_sum(list_transform(l, lambda q: q.s)) / list_sum(list_transform(l, lambda q: q.n))
+                'm': list_sum(list_transform(l, lambda q: struct_extract(q, 's')))
+                    / list_sum(list_transform(l, lambda q: struct_extract(q, 'n')))
             }
         ),
-        lambda a: list_sum(list_transform(a.l, lambda r: (r.s - r.n * a.m) * (r.s - r.n * a.m)))
+        lambda a: list_sum(list_transform(
+            struct_extract(a, 'l'),
+            lambda r: (struct_extract(r, 's') - struct_extract(r, 'n') * struct_extract(a, 'm'))
+                * (struct_extract(r, 's') - struct_extract(r, 'n') * struct_extract(a, 'm'))
+        ))
     ))[1]
 {%- endmacro %}
 

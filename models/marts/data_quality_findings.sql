@@ -15,23 +15,25 @@
     'int_dq__r16_ce_pass_rate',
     'int_dq__r22_ce_turn_tokens',
     'int_dq__r23_ce_total_cost',
+    'int_dq__r21_ce_variant_grain',
+    'int_dq__r24_ce_variant_stale',
 ] -%}
 
 with
 
 findings as (
     {%- for m in dq_models %}
-    select
-        '{{ m }}' as check_model,
-        rule_id,
-        source_family,
-        source_file,
-        source_line,
-        detail
-    from {{ ref(m) }}
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
+        select
+            '{{ m }}' as check_model,
+            rule_id,
+            source_family,
+            source_file,
+            source_line,
+            detail
+        from {{ ref(m) }}
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
     {%- endfor %}
 )
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from evalhouse.paths import PROJECT_DIR
-from helpers import dbt, fresh_db, query, run_results
+from helpers import dbt, fresh_db, query
 
 _spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
@@ -207,8 +207,9 @@ def test_stats_models_and_unit_tests_build(tmp_path):
     db = fresh_db(tmp_path / "stats.duckdb")
     target = tmp_path / "target"
     dbt(["build", "--select", "path:seeds/stats", "path:models/intermediate/stats"], db, target)
-    results = run_results(target)
-    unit = {k: v for k, v in results.items() if v["unique_id"].startswith("unit_test.")}
+    # read run_results.json directly: helpers.run_results keys by model name, which unit tests share
+    results = json.loads((target / "run_results.json").read_text())["results"]
+    unit = {r["unique_id"]: r for r in results if r["unique_id"].startswith("unit_test.")}
     assert len(unit) == len(oracle.unit_tests()) >= 16
     assert all(v["status"] == "pass" for v in unit.values()), unit
     wilson = query(db, "select k, n, wilson_low, wilson_high from intermediate.int_stats__wilson")

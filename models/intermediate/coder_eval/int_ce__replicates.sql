@@ -119,14 +119,14 @@ from_run_json as (
         r.document_sha256
     from run_rows as r
     where not exists (
-        select 1
-        from tasks as t
-        where
-            t.run_dir = r.run_dir
-            and t.variant_id = r.variant_id
-            and t.task_id = r.task_id
-            and t.replicate_index is not distinct from r.replicate_index
-    )
+            select 1
+            from tasks as t
+            where
+                t.run_dir = r.run_dir
+                and t.variant_id = r.variant_id
+                and t.task_id = r.task_id
+                and t.replicate_index is not distinct from r.replicate_index
+        )
 ),
 
 unioned as (

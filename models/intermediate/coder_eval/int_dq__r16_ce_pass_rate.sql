@@ -18,14 +18,17 @@ checks as (
         concat_ws(
             '; ',
             case when r.has_pass_rate_stored and r.pass_rate_stored is distinct from s.pass_rate
-                then 'pass_rate stored ' || coalesce(cast(r.pass_rate_stored as varchar), 'null')
-                || ' vs recomputed ' || coalesce(cast(s.pass_rate as varchar), 'null') end,
+                    then 'pass_rate stored ' || coalesce(cast(r.pass_rate_stored as varchar), 'null')
+                        || ' vs recomputed ' || coalesce(cast(s.pass_rate as varchar), 'null')
+            end,
             case when r.has_error_share_stored and r.error_share_stored is distinct from s.error_share
-                then 'error_share stored ' || coalesce(cast(r.error_share_stored as varchar), 'null')
-                || ' vs recomputed ' || coalesce(cast(s.error_share as varchar), 'null') end,
+                    then 'error_share stored ' || coalesce(cast(r.error_share_stored as varchar), 'null')
+                        || ' vs recomputed ' || coalesce(cast(s.error_share as varchar), 'null')
+            end,
             case when r.tasks_graded_stored is not null and r.tasks_graded_stored is distinct from s.tasks_graded
-                then 'tasks_graded stored ' || cast(r.tasks_graded_stored as varchar)
-                || ' vs recomputed ' || coalesce(cast(s.tasks_graded as varchar), 'null') end
+                    then 'tasks_graded stored ' || cast(r.tasks_graded_stored as varchar)
+                        || ' vs recomputed ' || coalesce(cast(s.tasks_graded as varchar), 'null')
+            end
         ) as detail
     from runs as r
     left join summaries as s

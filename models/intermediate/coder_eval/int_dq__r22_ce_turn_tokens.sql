@@ -31,9 +31,10 @@ checks as (
             '; ',
             {%- for b in ['uncached_input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens',
                           'output_tokens'] %}
-            case when coalesce(m.{{ b }}, 0) <> t.turn_{{ b }}
-                then '{{ b }}: messages ' || cast(coalesce(m.{{ b }}, 0) as varchar)
-                || ' vs token_usage ' || cast(t.turn_{{ b }} as varchar) end{% if not loop.last %},{% endif %}
+                case when coalesce(m.{{ b }}, 0) <> t.turn_{{ b }}
+                        then '{{ b }}: messages ' || cast(coalesce(m.{{ b }}, 0) as varchar)
+                            || ' vs token_usage ' || cast(t.turn_{{ b }} as varchar)
+                end{% if not loop.last %},{% endif %}
             {%- endfor %}
         ) as detail
     from turns as t

@@ -8,22 +8,53 @@ with m as (
 ),
 
 layers as (
-    {%- for layer in ['l1', 'l2', 'l3', 'total'] %}
     select
         m.measurement_key,
         m.pipeline,
         m.measurement,
-        '{{ layer }}' as layer,
-        {% if layer == 'total' %}cast(null as varchar){% else %}m.{{ layer }}{% endif %} as model,
-        m.{{ layer }}_cost as cost_usd_logged,
-        m.{{ layer }}_latency as latency_s,
+        'l1' as layer,
+        m.l1 as model,
+        m.l1_cost as cost_usd_logged,
+        m.l1_latency as latency_s,
         m.stamp
     from m
-    where m.{{ layer }}_cost is not null or m.{{ layer }}_latency is not null
-    {%- if not loop.last %}
+    where m.l1_cost is not null or m.l1_latency is not null
     union all
-    {%- endif %}
-    {%- endfor %}
+    select
+        m.measurement_key,
+        m.pipeline,
+        m.measurement,
+        'l2' as layer,
+        m.l2 as model,
+        m.l2_cost as cost_usd_logged,
+        m.l2_latency as latency_s,
+        m.stamp
+    from m
+    where m.l2_cost is not null or m.l2_latency is not null
+    union all
+    select
+        m.measurement_key,
+        m.pipeline,
+        m.measurement,
+        'l3' as layer,
+        m.l3 as model,
+        m.l3_cost as cost_usd_logged,
+        m.l3_latency as latency_s,
+        m.stamp
+    from m
+    where m.l3_cost is not null or m.l3_latency is not null
+    union all
+    select
+        m.measurement_key,
+        m.pipeline,
+        m.measurement,
+        'total' as layer,
+        cast(null as varchar) as model,
+        m.total_cost as cost_usd_logged,
+        m.total_latency as latency_s,
+        m.stamp
+    from m
+    where m.total_cost is not null or m.total_latency is not null
 )
 
 select * from layers

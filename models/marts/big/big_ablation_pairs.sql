@@ -99,14 +99,14 @@ clusters as (
 
 cluster_stats as (
     select
-        ablation,
-        kind,
-        model,
-        other_switch_value,
-        {{ cluster_se('change_diff_sum', 'change_diff_n') }} as change_diff_se,
-        {{ cluster_se('regress_diff_sum', 'regress_diff_n') }} as regress_diff_se
-    from clusters
-    group by ablation, kind, model, other_switch_value
+        cl.ablation,
+        cl.kind,
+        cl.model,
+        cl.other_switch_value,
+        {{ cluster_se('cl.change_diff_sum', 'cl.change_diff_n') }} as change_diff_se,
+        {{ cluster_se('cl.regress_diff_sum', 'cl.regress_diff_n') }} as regress_diff_se
+    from clusters as cl
+    group by cl.ablation, cl.kind, cl.model, cl.other_switch_value
 ),
 
 pair_stats as (

@@ -8,7 +8,12 @@ with results as (
 ),
 
 replicates as (
-    select run_dir, variant_id, task_id, replicate_index, started_at
+    select
+        run_dir,
+        variant_id,
+        task_id,
+        replicate_index,
+        started_at
     from {{ ref('fct_ce_replicates') }}
 )
 

@@ -65,7 +65,7 @@ select
     case
         when r.has_pass_rate_stored
             then (r.pass_rate_stored is not distinct from c.pass_rate)
-            and (r.error_share_stored is not distinct from c.error_share)
+                and (r.error_share_stored is not distinct from c.error_share)
     end as pass_rate_consistent,
     c.n_replicates_without_task_json,
     c.first_started_at,

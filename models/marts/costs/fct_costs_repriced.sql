@@ -11,12 +11,10 @@
   window honoured. Unpriced is NULL, never 0 (R13). Every row carries a price_table_date (R12).
 -#}
 with records as (
-    {%- for family in cost_families %}
-    select * from {{ ref('int_costs__' ~ family) }}
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
+    {% for family in cost_families %}
+        select * from {{ ref('int_costs__' ~ family) }}
+        {% if not loop.last %}union all{% endif %}
+    {% endfor %}
 ),
 
 names as {{ model_name_map('records', 'model_raw') }},

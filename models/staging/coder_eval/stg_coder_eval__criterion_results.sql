@@ -4,21 +4,21 @@ with source as (
 
 results as (
     {%- for phase, key in [('success', 'success_criteria_results'), ('post_failure', 'post_failure_criteria_results')] %}
-    {% if not loop.first %}union all{% endif %}
-    select
-        d.run_dir,
-        d.run_id,
-        d.variant_id,
-        coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-        d.replicate_index,
-        d.source_file,
-        d.load_id,
-        d.document_sha256,
-        '{{ phase }}' as result_phase,
-        c.position as criterion_index,
-        c.value as result_json
-    from source as d
-    {{ json_each('d.document', '$.' ~ key, 'c') }}
+        {% if not loop.first %}union all{% endif %}
+        select
+            d.run_dir,
+            d.run_id,
+            d.variant_id,
+            coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
+            d.replicate_index,
+            d.source_file,
+            d.load_id,
+            d.document_sha256,
+            '{{ phase }}' as result_phase,
+            c.position as criterion_index,
+            c.value as result_json
+        from source as d
+        {{ json_each('d.document', '$.' ~ key, 'c') }}
     {%- endfor %}
 ),
 
@@ -49,10 +49,10 @@ select
     {{ json_text('t.result_json', '$.details') }} as details,
     {{ json_text('t.result_json', '$.error') }} as error,
     coalesce({{ json_text('t.result_json', '$.evaluation_status') }}, 'evaluated') as evaluation_status,
-    not {{ json_has('t.result_json', '$.evaluation_status') }} as is_evaluation_status_defaulted,
+    not{{ json_has('t.result_json', '$.evaluation_status') }} as is_evaluation_status_defaulted,
     coalesce({{ ce_typed('t.result_json', '$.pass_threshold', 'double') }}, 0.9) as pass_threshold,
     coalesce({{ ce_typed('t.result_json', '$.gating', 'boolean') }}, true) as gating,
-    not {{ json_has('t.result_json', '$.gating') }} as is_gating_defaulted,
+    not{{ json_has('t.result_json', '$.gating') }} as is_gating_defaulted,
     {{ json_array_length('t.result_json', '$.findings') }} as n_findings,
     {{ ce_token_usage_columns('t.result_json', '$.token_usage', 'judge_') }},
     {{ json_text('t.result_json', '$.transcript_path') }} as transcript_path,

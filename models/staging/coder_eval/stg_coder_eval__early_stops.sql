@@ -18,7 +18,7 @@ select
     {{ ce_typed('d.document', '$.early_stop.elapsed_seconds', 'double') }} as elapsed_seconds,
     {{ ce_typed('d.document', '$.early_stop.turns_remaining_at_stop', 'integer') }} as turns_remaining_at_stop,
     case when {{ ce_is_object('d.document', '$.early_stop') }}
-        then coalesce({{ ce_typed('d.document', '$.early_stop.gate_threshold', 'double') }}, 1.0)
+            then coalesce({{ ce_typed('d.document', '$.early_stop.gate_threshold', 'double') }}, 1.0)
     end as gate_threshold,
     d.source_file,
     d.load_id,

@@ -28,10 +28,14 @@ typed as (
         {{ json_text('s.record', '$.plan') }} as plan,
         {{ json_text('s.record', '$.note') }} as note,
         {{ bf_typed_field('s.record', '$.passed', 'passed', 'boolean') }},
-        {%- for layer in ['l1', 'l2', 'l3', 'total'] %}
-        {{ bf_typed_field('s.record', '$.' ~ layer ~ '_cost', layer ~ '_cost', 'double') }},
-        {{ bf_typed_field('s.record', '$.' ~ layer ~ '_latency', layer ~ '_latency', 'double') }},
-        {%- endfor %}
+        {{ bf_typed_field('s.record', '$.l1_cost', 'l1_cost', 'double') }},
+        {{ bf_typed_field('s.record', '$.l1_latency', 'l1_latency', 'double') }},
+        {{ bf_typed_field('s.record', '$.l2_cost', 'l2_cost', 'double') }},
+        {{ bf_typed_field('s.record', '$.l2_latency', 'l2_latency', 'double') }},
+        {{ bf_typed_field('s.record', '$.l3_cost', 'l3_cost', 'double') }},
+        {{ bf_typed_field('s.record', '$.l3_latency', 'l3_latency', 'double') }},
+        {{ bf_typed_field('s.record', '$.total_cost', 'total_cost', 'double') }},
+        {{ bf_typed_field('s.record', '$.total_latency', 'total_latency', 'double') }},
         {{ bf_typed_field('s.record', '$.prompt_tokens', 'prompt_tokens', 'bigint') }},
         {{ bf_typed_field('s.record', '$.completion_tokens', 'completion_tokens', 'bigint') }},
         {{ bf_typed_field('s.record', '$.cached_tokens', 'cached_tokens', 'bigint') }},

@@ -2,5 +2,5 @@
 select
     count(*) as n,
     sum(a.i * b.i % 7) as s
-from range(0, 3000) as a (i)
-cross join range(0, 3000) as b (i)
+from range(0, 1500) as a (i)
+cross join range(0, 1500) as b (i)

@@ -1,0 +1,404 @@
+"""coder-eval part B: variant.json / experiment.json / suite.json staging and the marts
+ce_variant_rates, ce_variant_comparisons, ce_suite_results; rules R17, R20, R21, R24.
+
+Builds (session-scoped, to keep the suite fast):
+  * corpus   - the project's copy of the coder-eval corpus (fixtures/coder_eval): conformance,
+               Python oracles, error-severity rule tests pass; a tampered COPY of it is the negative
+               control for the rules on what evalhouse computes (R17, R20, R21, R24 error tests).
+  * dirty    - two planted copies of gen_legacy_shapes: one whose variant.json/experiment.json are
+               honestly TASK grain over 2 replicates (R21 plant), one whose variant.json
+               average_score is stale (R24 plant): each warn test fires, on its own plant only.
+  * clean    - a copy of the dirty warehouse whose raw variant/experiment documents are put back to
+               what the replicate rows say (the staging/intermediate layers are views, so only the
+               tests are re-run): the warn tests on what the logs claim pass.
+"""
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from evalhouse.load import load_paths
+from helpers import FIXTURES, dbt, fresh_db, query, run_results
+
+CORPUS = FIXTURES / "coder_eval"
+Z = 1.959963984540054
+MY_MODELS = ("+ce_variant_rates +ce_variant_comparisons +ce_suite_results "
+             "+int_dq__r21_ce_variant_grain +int_dq__r24_ce_variant_stale").split()
+ERROR_TESTS = ["r17_ce_variant_average_score", "r20_ce_variant_rates_single_regime",
+               "r20_ce_variant_comparisons_single_regime", "r21_ce_variant_rates_grains",
+               "r24_ce_variant_rates_flags_stale"]
+WARN_TESTS = ["r21_ce_variant_grain_findings", "r24_ce_variant_stale_findings"]
+CATEGORY = {"SUCCESS": "succeeded", "FAILURE": "failed", "TIMEOUT": "failed", "MAX_TURNS_EXHAUSTED": "failed",
+            "TOKEN_BUDGET_EXCEEDED": "failed", "COST_BUDGET_EXCEEDED": "failed", "ERROR": "error",
+            "BUILD_FAILED": "error", "NOT_GRADED": "ungraded"}
+
+
+def _build(tmp: Path, roots: list[Path], extra_select: list[str] = ()) -> tuple[Path, Path]:
+    db = fresh_db(tmp / "wh.duckdb")
+    load_paths([str(r) for r in roots], str(db))
+    target = tmp / "target"
+    dbt(["build", "--select", *MY_MODELS, *extra_select], db, target, check=False)
+    return db, target
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("ce_variant_corpus")
+    db, target = _build(tmp, [CORPUS], ["+data_quality_findings"])
+    return db, target
+
+
+def _rewrite(path: Path, doc, indent: int) -> None:
+    # re-serialised with a plant-specific indent: new bytes, so the loader never treats it as a copy
+    path.write_text(json.dumps(doc, indent=indent))
+
+
+def _plant_copy(dst: Path, indent: int) -> Path:
+    shutil.copytree(CORPUS / "gen_legacy_shapes", dst)
+    for p in dst.rglob("*.json"):
+        _rewrite(p, json.loads(p.read_text()), indent)
+    return dst
+
+
+@pytest.fixture(scope="session")
+def dirty(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("ce_variant_dirty")
+    runs = tmp / "runs"
+    # R21 plant: fix_import gets a 2nd replicate that passes; the stored aggregates are what
+    # coder-eval writes (task grain, worst-of folding) - correct, but not replicate grain.
+    r21 = _plant_copy(runs / "r21_plant", 3)
+    rep0 = r21 / "default/fix_import/00/task.json"
+    rep1 = json.loads(rep0.read_text())
+    rep1.update(final_status="SUCCESS", weighted_score=1.0)
+    (r21 / "default/fix_import/01").mkdir()
+    _rewrite(r21 / "default/fix_import/01/task.json", rep1, 3)
+    folded = (0.6625 + 1.0) / 2
+    task_avg = (folded + 1.0 + 0.0 + 0.0) / 4
+    var = json.loads((r21 / "default/variant.json").read_text())
+    var["average_score"] = task_avg
+    _rewrite(r21 / "default/variant.json", var, 3)
+    exp = json.loads((r21 / "experiment.json").read_text())
+    exp["variant_aggregates"]["default"]["average_score"] = task_avg
+    for ts in exp["task_summaries"]:
+        if ts["task_id"] == "fix_import":
+            ts["variant_results"][0].update(weighted_score=folded, replicate_count=2)
+    _rewrite(r21 / "experiment.json", exp, 3)
+    # R24 plant: variant.json average_score no longer what the (single) replicates say
+    r24 = _plant_copy(runs / "r24_plant", 4)
+    var = json.loads((r24 / "default/variant.json").read_text())
+    var["average_score"] = 0.5
+    _rewrite(r24 / "default/variant.json", var, 4)
+    db, target = _build(tmp, [runs])
+    return db, target, r21, r24
+
+
+@pytest.fixture(scope="session")
+def clean(dirty, tmp_path_factory):
+    """The dirty warehouse with its planted documents put back: r24's variant.json gets its true
+    average_score, and r21's task-grain variant.json / experiment.json are removed (a run with
+    replicate_count 1 writes no grain difference; the single-replicate legacy documents of r24
+    stay in and must raise nothing)."""
+    db, _, r21, r24 = dirty
+    tmp = tmp_path_factory.mktemp("ce_variant_clean")
+    copy = tmp / "wh.duckdb"
+    shutil.copy(db, copy)
+    original = json.loads((CORPUS / "gen_legacy_shapes/default/variant.json").read_text())
+    con = duckdb.connect(str(copy))
+    try:
+        con.execute("update raw.ce_variant_docs set document = ? where run_id = 'r24_plant'", [json.dumps(original)])
+        for t in ("ce_variant_docs", "ce_experiment_docs"):
+            con.execute(f"delete from raw.{t} where run_id = 'r21_plant'")
+    finally:
+        con.close()
+    target = tmp / "target"
+    dbt(["test", "--select", *WARN_TESTS], copy, target, check=False)
+    return copy, target
+
+
+# ---------------------------------------------------------------- Python oracle over task.json
+def _replicates():
+    """(run, variant, regime) -> task -> list of (category, weighted_score) from the fixture task.json files."""
+    out = defaultdict(lambda: defaultdict(list))
+    for p in sorted(CORPUS.rglob("task.json")):
+        d = json.loads(p.read_text())
+        run = next(q for q in p.parents if (q / "run.json").is_file()).name
+        regime = (d.get("environment_info") or {}).get("system_prompt_semantics", "pre_append")
+        out[(run, d["variant_id"], regime)][d["task_id"]].append((CATEGORY[d["final_status"]], d.get("weighted_score")))
+    return out
+
+
+def _wilson(k, n):
+    c = (k + Z * Z / 2) / (n + Z * Z)
+    h = Z * math.sqrt(k * (n - k) / n + Z * Z / 4) / (n + Z * Z)
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def _cluster_se(clusters):
+    """clusters: list of lists of observations; Miller 2024 with C/(C-1)."""
+    obs = [x for c in clusters for x in c]
+    n, C = len(obs), len(clusters)
+    if C < 2:
+        return None
+    m = sum(obs) / n
+    return math.sqrt(C / (C - 1) * sum(sum(x - m for x in c) ** 2 for c in clusters)) / n
+
+
+def _oracle_rates():
+    rows = {}
+    for key, tasks in _replicates().items():
+        reps = [r for t in tasks.values() for r in t]
+        graded = [r for r in reps if r[0] != "ungraded"]
+        n_ung = len(reps) - len(graded)
+        measured = sum(1 for r in reps if r[1] is not None)
+        nothing = (n_ung > 0 and measured == 0) or not graded
+        succ = sum(1 for r in graded if r[0] == "succeeded")
+        clusters = [[(s if s is not None else 0.0) for c, s in t if c != "ungraded"] for t in tasks.values()]
+        clusters = [c for c in clusters if c]
+        row = dict(n_replicates=len(reps), n_graded=len(graded), n_succeeded=succ, n_clusters=len(clusters))
+        if nothing:
+            row.update(pass_rate=None, ci=(None, None), avg=None, se=None)
+        else:
+            avg = sum(x for c in clusters for x in c) / len(graded)
+            se = _cluster_se(clusters)
+            row.update(pass_rate=succ / len(graded), ci=_wilson(succ, len(graded)), avg=avg, se=se)
+        rows[key] = row
+    return rows
+
+
+def _close(a, b, tol=1e-9):
+    return (a is None and b is None) or (a is not None and b is not None and abs(a - b) <= tol)
+
+
+def test_ce_variant_rates_python_oracle(corpus):
+    db, _ = corpus
+    got = {(r[0], r[1], r[2]): r[3:] for r in query(db, """
+        select run_id, variant_id, system_prompt_regime, n_replicates, n_graded, n_succeeded, pass_rate,
+               pass_rate_ci_low, pass_rate_ci_high, average_score, average_score_se, average_score_ci_low,
+               average_score_ci_high, n_clusters
+        from marts.ce_variant_rates""")}
+    want = _oracle_rates()
+    assert set(got) == set(want)
+    for key, w in want.items():
+        n_rep, n_gr, n_succ, pr, lo, hi, avg, se, alo, ahi, ncl = got[key]
+        assert (n_rep, n_gr, n_succ, ncl) == (w["n_replicates"], w["n_graded"], w["n_succeeded"], w["n_clusters"]), key
+        assert _close(pr, w["pass_rate"]) and _close(lo, w["ci"][0]) and _close(hi, w["ci"][1]), key
+        assert _close(avg, w["avg"]) and _close(se, w["se"]), key
+        if w["se"] is not None:
+            assert _close(alo, max(0.0, w["avg"] - Z * w["se"])) and _close(ahi, min(1.0, w["avg"] + Z * w["se"])), key
+        else:
+            assert alo is None and ahi is None, key
+    # sanity: the oracle covers the interesting cases (a regime split, a nothing-measured stratum)
+    assert ("gen_ab_experiment", "opus", "pre_append") in want
+    assert want[("gen_execute_only", "default", "append")]["pass_rate"] is None
+
+
+def test_ce_variant_comparisons_python_oracle(corpus):
+    db, _ = corpus
+    reps = _replicates()
+    got = {(r[0], r[1], r[2], r[3]): r[4:] for r in query(db, """
+        select run_id, system_prompt_regime, variant_a, variant_b, n_pairs, mean_difference, difference_se,
+               arms_correlation, n_only_a_passed, n_only_b_passed, mcnemar_p
+        from marts.ce_variant_comparisons""")}
+    key = ("gen_ab_experiment", "append", "sonnet", "opus")
+    assert key in got
+    arms = {}
+    for v in ("sonnet", "opus"):
+        arms[v] = {t: ([s if s is not None else 0.0 for c, s in rs if c != "ungraded"],
+                       all(c == "succeeded" for c, s in rs if c != "ungraded"))
+                   for t, rs in reps[("gen_ab_experiment", v, "append")].items()}
+    tasks = sorted(set(arms["sonnet"]) & set(arms["opus"]))
+    a = [sum(arms["sonnet"][t][0]) / len(arms["sonnet"][t][0]) for t in tasks]
+    b = [sum(arms["opus"][t][0]) / len(arms["opus"][t][0]) for t in tasks]
+    d = [y - x for x, y in zip(a, b)]
+    se = _cluster_se([[x] for x in d])
+    ma, mb = sum(a) / len(a), sum(b) / len(b)
+    corr = sum((x - ma) * (y - mb) for x, y in zip(a, b)) / math.sqrt(
+        sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+    bb = sum(1 for t in tasks if arms["sonnet"][t][1] and not arms["opus"][t][1])
+    cc = sum(1 for t in tasks if not arms["sonnet"][t][1] and arms["opus"][t][1])
+    p = 1.0 if bb == cc else min(1.0, 2 * sum(math.comb(bb + cc, i) for i in range(min(bb, cc) + 1)) / 2 ** (bb + cc))
+    n_pairs, mean_d, got_se, got_corr, got_b, got_c, got_p = got[key]
+    assert n_pairs == len(tasks) == 4
+    assert _close(mean_d, sum(d) / len(d)) and _close(got_se, se) and _close(got_corr, corr)
+    assert (got_b, got_c) == (bb, cc) and _close(got_p, p)
+    # identical arms (cli_dataset_suite control vs treatment): zero difference, McNemar p = 1
+    same = got[("cli_dataset_suite", "unknown", "control", "treatment")]
+    assert same[0] == 8 and _close(same[1], 0.0) and _close(same[6], 1.0)
+
+
+def test_ce_variant_rates_task_grain_and_stored_columns(corpus):
+    db, _ = corpus
+    rows = {(r[0], r[1], r[2]): r[3:] for r in query(db, """
+        select run_id, variant_id, system_prompt_regime, pass_rate, task_pass_rate,
+               variant_json_task_pass_rate_stored, variant_json_is_stale, variant_json_spans_regimes
+        from marts.ce_variant_rates""")}
+    # gen_ab_experiment/opus: 4 of 11 append replicates pass, but no task passes every replicate (R21)
+    pr, tpr, stored, stale, spans = rows[("gen_ab_experiment", "opus", "append")]
+    assert _close(pr, 4 / 11) and tpr == 0.0 and stored == 0.0 and stale is False and spans is True
+    # cli_execute_then_grade: variant.json was not rewritten by the detached grade (R24)
+    assert rows[("cli_execute_then_grade", "default", "unknown")][3] is True
+    # gen_execute_only: nothing measured -> NULL at both grains, although variant.json says 0.0
+    pr, tpr, stored, stale, _ = rows[("gen_execute_only", "default", "append")]
+    assert pr is None and tpr is None and stored == 0.0 and stale is False
+
+
+def test_ce_suite_results(corpus):
+    db, _ = corpus
+    rows = query(db, """
+        select variant_id, suite_id, metric, passed_stored, passed_recomputed, names_unemitted_metric,
+               counts_consistent, pass_rate_consistent, rows_found
+        from marts.ce_suite_results order by variant_id, suite_id, metric""")
+    by = {(r[0], r[1], r[2]): r[3:] for r in rows}
+    for v in ("control", "treatment"):
+        assert by[(v, "sentiment_suite", "f1.macro")][:3] == (False, False, True)
+        assert by[(v, "sentiment_suite", "macro_f1")][:3] == (False, False, False)
+        assert by[(v, "sentiment_suite", "accuracy")][:5] == (True, True, False, True, True)
+    # legacy suite: no row task.json was written, so nothing can be recomputed (not a fake 0)
+    assert by[("default", "legacy_suite", None)][3:] == (None, None, False)
+
+
+def test_r21_r24_corpus_differences_are_all_explained(corpus):
+    """Every stored variant.json / experiment.json value that differs from the replicate-grain
+    recomputation has an R21 or R24 row in data_quality_findings for that document."""
+    db, target = corpus
+    assert run_results(target)["data_quality_findings"]["status"] == "success"
+    findings = defaultdict(set)
+    for rule, src, detail in query(db, "select rule_id, source_file, detail from marts.data_quality_findings "
+                                       "where rule_id in ('R21', 'R24')"):
+        findings[src].add(rule)
+    oracle = _oracle_rates()
+    per_variant = defaultdict(lambda: dict(n=0, succ=0, graded=0))
+    for (run, var, _), r in oracle.items():
+        pv = per_variant[(run, var)]
+        pv["n"] += r["n_replicates"]
+        pv["succ"] += r["n_succeeded"]
+        pv["graded"] += r["n_graded"]
+    n_checked = 0
+    for vf in sorted(CORPUS.glob("*/*/variant.json")):
+        run, var = vf.parent.parent.name, vf.parent.name
+        stored = json.loads(vf.read_text())
+        pv = per_variant[(run, var)]
+        differs = stored["tasks_run"] != pv["n"] or stored["tasks_succeeded"] != pv["succ"]
+        for src in (str(vf), str(vf.parent.parent / "experiment.json")):
+            if differs:
+                n_checked += 1
+                assert findings[src] & {"R21", "R24"}, src
+    assert n_checked >= 20
+    ex = CORPUS / "cli_execute_then_grade"
+    assert "R24" in findings[str(ex / "default/variant.json")]
+    assert "R24" in findings[str(ex / "experiment.json")]
+    detail = query(db, "select detail from marts.data_quality_findings where rule_id = 'R21' and source_file = ?",
+                   [str(CORPUS / "gen_execute_only/default/variant.json")])
+    assert detail and "pass_rate = 0.0" in detail[0][0] and "nothing measured" in detail[0][0]
+    # a fresh legacy run (one replicate per task) has nothing to explain
+    assert not findings[str(CORPUS / "gen_legacy_shapes/default/variant.json")]
+
+
+def test_error_rule_tests_pass_on_corpus(corpus):
+    _, target = corpus
+    res = run_results(target)
+    for t in ERROR_TESTS:
+        assert res[t]["status"] == "pass", (t, res[t])
+    for t in WARN_TESTS:
+        assert res[t]["status"] == "warn" and res[t]["failures"] > 0, (t, res[t])
+
+
+@pytest.fixture(scope="session")
+def tampered(corpus, tmp_path_factory):
+    """A copy of the corpus warehouse where each mart column a rule protects is broken in ONE
+    stratum (each in a different run), then only the rule tests are re-run."""
+    db, _ = corpus
+    tmp = tmp_path_factory.mktemp("ce_variant_tampered")
+    copy = tmp / "wh.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    try:
+        # R17: errored replicates dropped from the average instead of counting 0.0
+        con.execute("""
+            update marts.ce_variant_rates as v set average_score = (
+                select avg(r.weighted_score) from marts.fct_ce_replicates as r
+                where r.run_id = v.run_id and r.variant_id = v.variant_id
+                  and r.system_prompt_regime = v.system_prompt_regime and r.status_category not in ('error', 'ungraded'))
+            where v.run_id = 'cli_agentless_ab' and v.variant_id = 'control'""")
+        # R20: opus' pre_append replicate pooled into the append row
+        con.execute("""delete from marts.ce_variant_rates where run_id = 'gen_ab_experiment' and variant_id = 'opus'
+                       and system_prompt_regime = 'pre_append'""")
+        con.execute("""update marts.ce_variant_rates set n_replicates = 12 where run_id = 'gen_ab_experiment'
+                       and variant_id = 'opus' and system_prompt_regime = 'append'""")
+        con.execute("update marts.ce_variant_comparisons set n_pairs = n_pairs + 1 where run_id = 'gen_ab_experiment'")
+        # R21: the task-grain rate written into the replicate-grain column
+        con.execute("""update marts.ce_variant_rates set pass_rate = task_pass_rate
+                       where run_id = 'gen_unpriced_model' and variant_id = 'inhouse'""")
+        # R24: the stale variant.json not flagged
+        con.execute("""update marts.ce_variant_rates set variant_json_is_stale = false
+                       where run_id = 'cli_execute_then_grade'""")
+    finally:
+        con.close()
+    target = tmp / "target"
+    dbt(["test", "--select", *ERROR_TESTS], copy, target, check=False)
+    return run_results(target)
+
+
+def test_r17_average_score_negative_control(tampered):
+    assert tampered["r17_ce_variant_average_score"]["status"] == "fail"
+    assert tampered["r17_ce_variant_average_score"]["failures"] == 1
+
+
+def test_r20_rates_negative_control(tampered):
+    # the pooled append row (12 != 11 replicates) and the missing pre_append stratum
+    assert tampered["r20_ce_variant_rates_single_regime"]["status"] == "fail"
+    assert tampered["r20_ce_variant_rates_single_regime"]["failures"] == 2
+
+
+def test_r20_comparisons_negative_control(tampered):
+    assert tampered["r20_ce_variant_comparisons_single_regime"]["status"] == "fail"
+    assert tampered["r20_ce_variant_comparisons_single_regime"]["failures"] == 1
+
+
+def test_r21_grains_negative_control(tampered):
+    assert tampered["r21_ce_variant_rates_grains"]["status"] == "fail"
+    assert tampered["r21_ce_variant_rates_grains"]["failures"] == 1
+
+
+def test_r24_stale_flag_negative_control(tampered):
+    assert tampered["r24_ce_variant_rates_flags_stale"]["status"] == "fail"
+    assert tampered["r24_ce_variant_rates_flags_stale"]["failures"] == 1
+
+
+def test_r21_r24_findings_pass_on_clean_fixture(clean):
+    db, target = clean
+    res = run_results(target)
+    for t in WARN_TESTS:
+        assert res[t]["status"] == "pass", (t, res[t])
+    # the clean fixture still has stored documents that were checked (and agree)
+    checked = query(db, "select count(*), count(*) filter (where explanation = 'agrees') "
+                        "from intermediate.int_ce_v__variant_json_checks")[0]
+    assert checked[0] >= 10 and checked[0] == checked[1]
+
+
+def test_r21_grain_findings_negative_control(dirty):
+    db, target, r21, r24 = dirty
+    res = run_results(target)
+    assert res["r21_ce_variant_grain_findings"]["status"] == "warn"
+    assert res["r21_ce_variant_grain_findings"]["failures"] == 2  # variant.json + experiment.json
+    files = {r[0] for r in query(db, "select source_file from intermediate.int_dq__r21_ce_variant_grain")}
+    assert files == {str(r21 / "default/variant.json"), str(r21 / "experiment.json")}
+    for t in ERROR_TESTS:
+        assert res[t]["status"] == "pass", (t, res[t])
+
+
+def test_r24_stale_findings_negative_control(dirty):
+    db, target, r21, r24 = dirty
+    res = run_results(target)
+    assert res["r24_ce_variant_stale_findings"]["status"] == "warn"
+    assert res["r24_ce_variant_stale_findings"]["failures"] == 1
+    (src, detail), = query(db, "select source_file, detail from intermediate.int_dq__r24_ce_variant_stale")
+    assert src == str(r24 / "default/variant.json") and "average_score = 0.5" in detail
+    stale = query(db, "select run_id, variant_json_is_stale from marts.ce_variant_rates order by 1")
+    assert stale == [("r21_plant", False), ("r24_plant", True)]
