@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .locking import DatabaseBusy, connect_ro, db_lock, eprint
 from .paths import FIXTURES_DIR
-from .publish import analyst_path
+from .publish import analyst_path, failed_build_path
 from .sql import format_table
 
 # (schema, table, preferred columns (those that exist are shown, in this order), order by, limit)
@@ -30,17 +30,21 @@ HEADLINES: list[tuple[str, str, list[str], list[str], int]] = [
       "change_ci_high", "regress_mean", "n_done_but_broke"],
      ["kind", "model", "with_brain", "with_plan"], 12),
     ("marts", "awareness_rates",
-     ["model", "with_brain", "with_plan", "n_runs", "regress_mean", "regress_ci_low", "regress_ci_high"],
-     ["model", "with_brain", "with_plan"], 8),
+     ["kind", "model", "with_brain", "with_plan", "n_runs", "n_regress_measured", "regress_mean"],
+     ["model", "with_brain", "with_plan"], 4),
     ("marts", "matrix_pass_rates",
-     ["chat_model", "coder_model", "n_turns", "n_clusters", "pass_rate", "pass_ci_low", "pass_ci_high"],
-     ["chat_model", "coder_model"], 12),
-    ("marts", "layered_rates",
-     ["measurement", "model", "n", "mean", "ci_low", "ci_high"], ["measurement", "model"], 10),
+     ["cell", "type", "evidence_class", "difficulty", "n_turns", "n_clusters", "pass_rate", "ci_low", "ci_high"],
+     ["cell", "type", "evidence_class", "difficulty"], 12),
+    ("marts", "layered_router_accuracy",
+     ["l1", "n_routed", "n_correct", "accuracy", "ci_low", "ci_high"], ["l1"], 10),
     ("marts", "ce_variant_rates",
-     ["experiment_id", "variant_id", "n_tasks", "n_replicates", "success_rate", "success_ci_low",
-      "success_ci_high", "mean_score"],
-     ["experiment_id", "variant_id"], 12),
+     ["run_id", "variant_id", "system_prompt_regime", "n_tasks", "n_replicates", "n_graded", "pass_rate",
+      "pass_rate_ci_low", "pass_rate_ci_high"],
+     ["run_id", "variant_id"], 13),
+    ("marts", "ce_variant_comparisons",
+     ["experiment_id", "variant_a", "variant_b", "n_pairs", "mean_difference", "difference_ci_low",
+      "difference_ci_high", "mcnemar_p"],
+     ["experiment_id", "variant_a", "variant_b"], 8),
     ("marts", "fct_costs_repriced", [], [], 0),  # summarised specially below
     ("marts", "data_quality_findings", [], [], 0),  # summarised specially below
 ]
@@ -156,6 +160,7 @@ def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float |
 
     db = Path(db).resolve()
     data = Path(data_dir).resolve()
+    build_failed = False
     try:
         with db_lock(db, wait=wait, what="demo"):
             stats = write_demo_data(data)
@@ -167,21 +172,29 @@ def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float |
                 eprint(f"evalhouse demo: load failed (exit {rc})")
                 return 1
             rc = build(db, publish=True, wait=wait)
-            if rc != 0:
-                eprint("evalhouse demo: build failed; see dbt's output above")
-                return 1
+            build_failed = rc != 0
     except DatabaseBusy as exc:
         eprint(f"evalhouse demo: {exc}")
         return 1
     target = analyst_path(db)
+    source = target
+    if build_failed:
+        # nothing was published; still show what the failed build computed, clearly labelled
+        source = failed_build_path(db)
+        eprint(f"evalhouse demo: the build failed (see dbt's output above); nothing was published. "
+               f"The tables below come from the failed build {source} and are NOT admissible.")
+        if not source.exists():
+            return 1
     print()
-    tables = headline_tables(target)
+    tables = headline_tables(source)
     if not tables:
         print("(no marts yet)")
     for title, cols, rows in tables:
         print(f"== {title}")
         print(format_table(cols, rows))
         print()
+    if build_failed:
+        return 1
     print(f"Working file: {db}\nAnalyst file (open read-only): {target}\n"
           f"  duckdb -readonly '{target}'    or    evalhouse sql \"select * from marts.big_rates\"")
     return 0

@@ -59,7 +59,6 @@ BOM = b"\xef\xbb\xbf"
 
 # SQL superset filters (see module docstring); constants, never built from data.
 _SUSPICIOUS_RE = r"[\[:,]\s*[-+]?(?i:nan|inf)|,\s*[\]}]|[eE][-+]?[0-9]{3,}|[0-9]{300,}"
-_KEY_RE = r'"((?:[^"\\]|\\.)*)"\s*:'
 
 _SPLIT_SQL = """
 CREATE OR REPLACE TEMP TABLE _eh_lines AS
@@ -91,13 +90,22 @@ SELECT line_no, text,
     END AS kind
 FROM v
 """
-# duplicate-key superset on the remaining lines: a repeated key-like string, or an escaped one
-_KEYS_SQL = f"""
+# Duplicate-key superset on the remaining lines. Every key is a string followed by ':'; splitting
+# the text on '":' and keeping, of each piece but the last, the part after its last '"' yields every
+# key's text (plus harmless extras). Equal keys give equal fragments, so a line with a duplicate key
+# has a repeated fragment -- unless the key is spelled differently (escapes: the fragment then holds a
+# backslash) or has whitespace before its ':' (matched separately). Those lines are 'dupcand'.
+_KEYS_SQL = """
 UPDATE _eh_cls SET kind = CASE
-    WHEN len(list_distinct(k.keys)) <> len(k.keys)
-        OR len(list_filter(k.keys, lambda x: contains(x, chr(92)))) > 0 THEN 'dupcand'
+    WHEN len(list_distinct(k.frags)) <> len(k.frags)
+        OR len(list_filter(k.frags, lambda x: contains(x, chr(92)))) > 0
+        OR regexp_matches(k.text, '"\\s+:') THEN 'dupcand'
     ELSE 'ok' END
-FROM (SELECT line_no AS ln, regexp_extract_all(text, '{_KEY_RE}', 1) AS keys FROM _eh_cls WHERE kind = 'keys') AS k
+FROM (
+    SELECT line_no AS ln, text,
+        list_transform(list_slice(p, 1, len(p) - 1), lambda x: split_part(reverse(x), '"', 1)) AS frags
+    FROM (SELECT line_no, text, string_split(text, '":') AS p FROM _eh_cls WHERE kind = 'keys') AS s
+) AS k
 WHERE _eh_cls.line_no = k.ln
 """
 _DUPKEYS_SQL = """
@@ -325,6 +333,14 @@ class _Progress:
             sys.stderr.flush()
 
 
+def _pending(data: bytes, end: int) -> int:
+    """1 if bytes follow the last newline (a partial last line), not counting a lone leading BOM."""
+    tail = data[end:]
+    if end == 0 and tail.startswith(BOM):
+        tail = tail[len(BOM):]
+    return 1 if tail else 0
+
+
 def _read_file(path: str) -> bytes:
     with open(path, "rb") as fh:
         return fh.read()
@@ -341,6 +357,7 @@ class _Loader:
         self._dirty: set[str] = set()
         self._docs: dict[str, list[dict]] = {k: [] for k in CE_TABLES}
         self._ce_index = None
+        self._landed_kinds: set[str] = set()
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
             "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, "
@@ -395,6 +412,7 @@ class _Loader:
         for kind, docs in self._docs.items():
             if not docs:
                 continue
+            self._landed_kinds.add(kind)
             cols = ["source_file", "run_dir", "run_id", "doc_kind", "variant_id", "task_id", "suite_id", "row_id",
                     "replicate_index", "judge_index", "judge_phase", "document", "file_sha256", "repaired"]
             params = {c: [d[c] for d in docs] for c in cols}
@@ -478,7 +496,7 @@ class _Loader:
                 self._register(path, reg["family"], size, mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
                                file_sha, reg["lines_read"] or 0, reg["lines_landed"])
                 res.status = "unchanged"
-                res.pending = 1 if end < size else 0
+                res.pending = _pending(data, end)
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
@@ -504,7 +522,7 @@ class _Loader:
                 return
         if end > start:
             self._land_segment(path, family, data, start, end, base, file_sha, res)
-        res.pending = 1 if end < size else 0
+        res.pending = _pending(data, end)
         lines_read = base + res.lines
         landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
         self._register(path, family, size, mtime_ns, max(end, start), hashlib.sha256(data[:max(end, start)]).hexdigest(),
@@ -588,9 +606,14 @@ class _Loader:
                                     "UTF-8", raw.decode("utf-8", "replace")))
             con.execute(_LIST_SQL, {"nos": nos, "texts": texts})
         con.execute(_CLASSIFY_SQL)
-        con.execute(_KEYS_SQL)
-        con.execute(_DUPKEYS_SQL)
-        counts = dict(con.execute("SELECT kind, count(*) FROM _eh_cls GROUP BY kind").fetchall())
+        counts_sql = "SELECT kind, count(*) FROM _eh_cls GROUP BY kind"
+        counts = dict(con.execute(counts_sql).fetchall())
+        if counts.get("keys"):
+            con.execute(_KEYS_SQL)
+            counts = dict(con.execute(counts_sql).fetchall())
+            if counts.get("dupcand"):
+                con.execute(_DUPKEYS_SQL)
+                counts = dict(con.execute(counts_sql).fetchall())
         con.execute(
             f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, line_no, text, sha256(text), $fsha, NULL "
             "FROM _eh_cls WHERE kind = 'ok' ORDER BY line_no",
@@ -705,6 +728,8 @@ class _Loader:
     def check_documents(self) -> None:
         """Every landed document must be JSON DuckDB reads; rewrite the rare one it does not (Python's reading)."""
         for kind, table in CE_TABLES.items():
+            if kind not in self._landed_kinds:
+                continue
             bad = self.con.execute(
                 f"SELECT source_file, document FROM raw.{table} WHERE load_id = $id "
                 "AND NOT (json_valid(document) AND json_type(document) = 'OBJECT')", {"id": self.s.load_id}).fetchall()

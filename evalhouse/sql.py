@@ -69,7 +69,7 @@ def how_to_open(db: Path) -> str:
         f"  duckdb -readonly '{a}'\n"
         f"  python -c \"import duckdb; con = duckdb.connect('{a}', read_only=True); "
         "print(con.sql('show all tables'))\"\n"
-        f"  harlequin -r '{a}'\n"
+        f"  harlequin --read-only '{a}'\n"
         f"  evalhouse sql \"select * from marts.data_quality_findings limit 20\"\n"
         "An open connection keeps its snapshot while new builds are published; reconnect to see new data.\n"
         f"Do not open the working file {db} while loads or builds may run: DuckDB allows no writer while it is open."

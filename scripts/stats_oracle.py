@@ -75,9 +75,11 @@ def mcnemar_p(b, c):
 
 
 def cluster_se_two_pass(cluster_sums, cluster_ns):
-    """Cluster-robust SE of sum(s)/sum(n) from per-cluster totals (direct two-pass)."""
-    s = np.asarray(cluster_sums, dtype=float)
-    n = np.asarray(cluster_ns, dtype=float)
+    """Cluster-robust SE of sum(s)/sum(n) from per-cluster totals (direct two-pass).
+    Clusters without observations (sum None, n None or n <= 0) are not clusters of the mean."""
+    kept = [(a, b) for a, b in zip(cluster_sums, cluster_ns) if a is not None and b is not None and b > 0]
+    s = np.asarray([a for a, _ in kept], dtype=float)
+    n = np.asarray([b for _, b in kept], dtype=float)
     c = len(s)
     if c < 2:
         return None

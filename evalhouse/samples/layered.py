@@ -46,6 +46,7 @@ TASKS = [(f"T{i:02d}", route) for i, route in enumerate(
     ["chat", "code", "plan_code", "code", "chat", "plan_code", "code", "plan_code", "chat", "code",
      "plan_code", "code"], start=1)]
 REPS = 2
+DEFAULT_N = 240          # the full design: 2 pipelines x 12 tasks x 2 reps x 5 measurements
 MEASUREMENTS = ["l1", "l2plan", "l2conv", "l3", "total"]
 ROUTES = ["chat", "code", "plan_code"]
 PLANNER_NOTES = ["planner omitted the migration step", "planner produced an empty plan"]

@@ -60,6 +60,7 @@ SCENARIOS = [  # (scenario_id, [(turn type, difficulty)])
     ("S5", [("chat", "hard"), ("coder", "hard"), ("chat", "hard"), ("coder", "hard"), ("coder", "hard")]),
 ]
 REPS = 3
+DEFAULT_N = 264          # the full design: 4 cells x 66 turns (22 turns x 3 reps)
 CODER_KINDS = ["exec", "executed", "run", "py_compile", "compile", "Exec"]
 CHAT_KINDS = ["syntax", "syntax_only"]
 DIFF_PENALTY = {"easy": 0.0, "medium": 0.12, "hard": 0.28}
@@ -110,7 +111,8 @@ def write(root: Path, n: int | None = None, seed: int = 7) -> list[Path]:
         for k in range(per_cell):
             sid, t, rep, typ, diff = design[k % len(design)]
             cycle = k // len(design)
-            ts = start + timedelta(hours=step_h * k, minutes=rng.randint(0, 50))
+            # large n: the same time span, denser (the deepseek cell always straddles 2026-08-16 16:00 UTC)
+            ts = start + timedelta(hours=step_h * k * min(1.0, len(design) / per_cell), minutes=rng.randint(0, 50))
             kinds = CHAT_KINDS if typ == "chat" else CODER_KINDS
             check_kind = kinds[(t + rep + cycle + len(sid)) % len(kinds)]
             skill = chat_skill if typ == "chat" else coder_skill

@@ -44,18 +44,20 @@
   AGGREGATE over rows that are one per cluster: cluster-robust standard error of the mean
   m = sum(cluster_sum) / sum(cluster_n):
     SE = sqrt( C/(C-1) * sum_c (cluster_sum_c - cluster_n_c * m)^2 ) / sum(cluster_n)
-  C = number of clusters (rows with non-NULL cluster_sum and cluster_n). NULL when C < 2 or
-  sum(cluster_n) <= 0. With one observation per cluster this is the usual sample SE of the mean.
+  Only clusters with at least one observation count: rows where cluster_sum is NULL or
+  cluster_n is NULL or <= 0 are ignored (they are not clusters of this mean). C = number of
+  remaining rows; NULL when C < 2. With one observation per cluster this is the usual sample
+  SE of the mean.
 -#}
 {% macro cluster_se(cluster_sum, cluster_n) -%}
+    {%- set s = '(case when (' ~ cluster_n ~ ') > 0 then cast((' ~ cluster_sum ~ ') as double) end)' -%}
+    {%- set n = '(case when (' ~ cluster_sum ~ ') is not null and (' ~ cluster_n ~ ') > 0 then cast((' ~ cluster_n ~ ') as double) end)' -%}
     (case
-        when count(case when ({{ cluster_sum }}) is not null and ({{ cluster_n }}) is not null then 1 end) >= 2
-            and sum(case when ({{ cluster_sum }}) is not null then cast(({{ cluster_n }}) as double) end) > 0
+        when count({{ n }}) >= 2
             then sqrt(greatest(cast(0 as double),
-                cast(count(case when ({{ cluster_sum }}) is not null and ({{ cluster_n }}) is not null then 1 end) as double)
-                / (cast(count(case when ({{ cluster_sum }}) is not null and ({{ cluster_n }}) is not null then 1 end) as double) - 1)
-                * {{ stats_cluster_resid_ss(cluster_sum, cluster_n) }}
-            )) / sum(case when ({{ cluster_sum }}) is not null then cast(({{ cluster_n }}) as double) end)
+                cast(count({{ n }}) as double) / (cast(count({{ n }}) as double) - 1)
+                * {{ stats_cluster_resid_ss(s, n) }}
+            )) / sum({{ n }})
     end)
 {%- endmacro %}
 

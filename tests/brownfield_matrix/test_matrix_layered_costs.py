@@ -44,23 +44,39 @@ def _clean_paths() -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def clean_build(tmp_path_factory):
-    work = tmp_path_factory.mktemp("matrix_clean")
-    db = fresh_db(work / "clean.duckdb")
-    land(db, _clean_paths())
+def builds(tmp_path_factory):
+    """Clean build, then the dirty build, in ONE database path and target dir (dbt re-uses its partial
+    parse: the profile, hence the parse, is the same). Snapshots keep the file name (catalog name)."""
+    work = tmp_path_factory.mktemp("matrix_builds")
+    (work / "main").mkdir()
+    (work / "clean").mkdir()
+    (work / "dirty").mkdir()
+    db = fresh_db(work / "main" / "wh.duckdb")
     target = work / "target"
+    land(db, _clean_paths())
     proc = dbt(["build", *SELECT], db, target, check=False)
-    return db, target, run_results(target), proc
+    clean_results = run_results(target)
+    shutil.copyfile(target / "run_results.json", work / "clean" / "run_results.json")
+    shutil.copyfile(db, work / "clean" / db.name)
+    # dirty: the planted records on top of the clean ones
+    land(db, _jsonl(FIX / "dirty" / "logs"))
+    dbt(["build", "--select", "+path:models/marts/matrix", "--indirect-selection", "cautious"], db, target,
+        check=False)
+    dirty_results = run_results(target)
+    shutil.copyfile(db, work / "dirty" / db.name)
+    return {"work": work, "db": db, "target": target,
+            "clean": (work / "clean" / db.name, work / "clean", clean_results, proc),
+            "dirty": (work / "dirty" / db.name, work / "dirty", dirty_results)}
 
 
 @pytest.fixture(scope="session")
-def dirty_build(tmp_path_factory):
-    work = tmp_path_factory.mktemp("matrix_dirty")
-    db = fresh_db(work / "dirty.duckdb")
-    land(db, _clean_paths() + _jsonl(FIX / "dirty" / "logs"))
-    target = work / "target"
-    dbt(["build", *SELECT], db, target, check=False)
-    return db, target, run_results(target)
+def clean_build(builds):
+    return builds["clean"]
+
+
+@pytest.fixture(scope="session")
+def dirty_build(builds):
+    return builds["dirty"]
 
 
 # ---------------------------------------------------------------- tampering (evalhouse's own computation)
@@ -162,24 +178,46 @@ TAMPER_GROUPS = {
 ALL_TAMPER_TESTS = sorted({t for g in TAMPER_GROUPS.values() for t in g["expect"]})
 
 
+def _compiled_tests(target: Path) -> dict[str, str]:
+    """test name -> the SQL dbt compiled for it in the clean build (what `dbt test` executes)."""
+    data = json.loads((Path(target) / "run_results.json").read_text())
+    return {r["unique_id"].split(".")[2]: r["compiled_code"] for r in data["results"]
+            if r["unique_id"].startswith("test.") and r.get("compiled_code")}
+
+
 @pytest.fixture(scope="session")
-def tampered(clean_build, tmp_path_factory):
-    """group -> run_results of `dbt test` over every rule test, on a tampered copy of the clean db."""
-    db, _, _, _ = clean_build
-    work = tmp_path_factory.mktemp("matrix_tamper")
-    copy = work / "tampered.duckdb"          # same path for every group: dbt re-uses its partial parse
-    target = work / "target"
+def tampered(builds, tmp_path_factory):
+    """group -> {test name: {status, failures}} on a tampered copy of the clean db.
+
+    Group "a" runs the real `dbt test --select <rule tests>` on its copy (placed at the build's db path,
+    so dbt re-uses its parse). The other groups execute the very SQL dbt compiled for those tests in the
+    clean build (dbt test = count the rows of that query), which keeps the suite fast; every copy keeps
+    the clean file's name so its catalog name matches the compiled SQL.
+    """
+    clean_db, clean_dir, _, _ = builds["clean"]
+    compiled = _compiled_tests(clean_dir)
     out = {}
     for name, group in TAMPER_GROUPS.items():
-        shutil.copyfile(db, copy)
+        if name == "a":
+            copy = builds["db"]
+        else:
+            copy = tmp_path_factory.mktemp(f"matrix_tamper_{name}") / clean_db.name
+        shutil.copyfile(clean_db, copy)
         con = duckdb.connect(str(copy))
         try:
             for stmt in group["sql"]:
                 con.execute(stmt)
+            if name != "a":
+                res = {}
+                for test in ALL_TAMPER_TESTS:
+                    n = con.execute(f"select count(*) from ({compiled[test]}) as dbt_internal_test").fetchall()[0][0]
+                    res[test] = {"status": "fail" if n else "pass", "failures": n}
+                out[name] = res
         finally:
             con.close()
-        dbt(["test", "--select", *ALL_TAMPER_TESTS], copy, target, check=False)
-        out[name] = run_results(target)
+        if name == "a":
+            dbt(["test", "--select", *ALL_TAMPER_TESTS], copy, builds["target"], check=False)
+            out[name] = run_results(builds["target"])
     return out
 
 

@@ -39,19 +39,45 @@ CATEGORY = {"SUCCESS": "succeeded", "FAILURE": "failed", "TIMEOUT": "failed", "M
             "BUILD_FAILED": "error", "NOT_GRADED": "ungraded"}
 
 
-def _build(tmp: Path, roots: list[Path], extra_select: list[str] = ()) -> tuple[Path, Path]:
-    db = fresh_db(tmp / "wh.duckdb")
-    load_paths([str(r) for r in roots], str(db))
-    target = tmp / "target"
-    dbt(["build", "--select", *MY_MODELS, *extra_select], db, target, check=False)
-    return db, target
+class _Dbt:
+    """Every dbt invocation of this module runs against ONE database path and ONE target dir, so
+    dbt's partial parsing survives between them (a changed profile path forces a full re-parse);
+    each warehouse state is kept as a copy of that file, each run's results as a copy of
+    run_results.json."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.active = root / "active.duckdb"
+        self.target = root / "target"
+
+    def run(self, args: list[str], db_in: Path | None, name: str) -> tuple[Path, Path]:
+        if db_in is not None:
+            shutil.copy(db_in, self.active)
+        dbt(args, self.active, self.target, check=False)
+        out = self.root / name
+        out.mkdir()
+        shutil.copy(self.target / "run_results.json", out / "run_results.json")
+        db = out / "wh.duckdb"
+        shutil.copy(self.active, db)
+        return db, out
 
 
 @pytest.fixture(scope="session")
-def corpus(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ce_variant_corpus")
-    db, target = _build(tmp, [CORPUS], ["+data_quality_findings"])
-    return db, target
+def dbt_runner(tmp_path_factory):
+    return _Dbt(tmp_path_factory.mktemp("ce_variant"))
+
+
+def _build(runner: _Dbt, name: str, roots: list[Path], extra_select: list[str] = ()) -> tuple[Path, Path]:
+    if runner.active.exists():
+        runner.active.unlink()
+    fresh_db(runner.active)
+    load_paths([str(r) for r in roots], str(runner.active))
+    return runner.run(["build", "--select", *MY_MODELS, *extra_select], None, name)
+
+
+@pytest.fixture(scope="session")
+def corpus(dbt_runner):
+    return _build(dbt_runner, "corpus", [CORPUS], ["+data_quality_findings"])
 
 
 def _rewrite(path: Path, doc, indent: int) -> None:
@@ -67,9 +93,8 @@ def _plant_copy(dst: Path, indent: int) -> Path:
 
 
 @pytest.fixture(scope="session")
-def dirty(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ce_variant_dirty")
-    runs = tmp / "runs"
+def dirty(dbt_runner, tmp_path_factory):
+    runs = tmp_path_factory.mktemp("ce_variant_runs")
     # R21 plant: fix_import gets a 2nd replicate that passes; the stored aggregates are what
     # coder-eval writes (task grain, worst-of folding) - correct, but not replicate grain.
     r21 = _plant_copy(runs / "r21_plant", 3)
@@ -94,19 +119,18 @@ def dirty(tmp_path_factory):
     var = json.loads((r24 / "default/variant.json").read_text())
     var["average_score"] = 0.5
     _rewrite(r24 / "default/variant.json", var, 4)
-    db, target = _build(tmp, [runs])
+    db, target = _build(dbt_runner, "dirty", [runs])
     return db, target, r21, r24
 
 
 @pytest.fixture(scope="session")
-def clean(dirty, tmp_path_factory):
+def clean(dirty, dbt_runner):
     """The dirty warehouse with its planted documents put back: r24's variant.json gets its true
     average_score, and r21's task-grain variant.json / experiment.json are removed (a run with
     replicate_count 1 writes no grain difference; the single-replicate legacy documents of r24
     stay in and must raise nothing)."""
     db, _, r21, r24 = dirty
-    tmp = tmp_path_factory.mktemp("ce_variant_clean")
-    copy = tmp / "wh.duckdb"
+    copy = dbt_runner.root / "clean_input.duckdb"
     shutil.copy(db, copy)
     original = json.loads((CORPUS / "gen_legacy_shapes/default/variant.json").read_text())
     con = duckdb.connect(str(copy))
@@ -116,9 +140,7 @@ def clean(dirty, tmp_path_factory):
             con.execute(f"delete from raw.{t} where run_id = 'r21_plant'")
     finally:
         con.close()
-    target = tmp / "target"
-    dbt(["test", "--select", *WARN_TESTS], copy, target, check=False)
-    return copy, target
+    return dbt_runner.run(["test", "--select", *WARN_TESTS], copy, "clean")
 
 
 # ---------------------------------------------------------------- Python oracle over task.json
@@ -310,12 +332,11 @@ def test_error_rule_tests_pass_on_corpus(corpus):
 
 
 @pytest.fixture(scope="session")
-def tampered(corpus, tmp_path_factory):
+def tampered(corpus, dbt_runner):
     """A copy of the corpus warehouse where each mart column a rule protects is broken in ONE
     stratum (each in a different run), then only the rule tests are re-run."""
     db, _ = corpus
-    tmp = tmp_path_factory.mktemp("ce_variant_tampered")
-    copy = tmp / "wh.duckdb"
+    copy = dbt_runner.root / "tampered_input.duckdb"
     shutil.copy(db, copy)
     con = duckdb.connect(str(copy))
     try:
@@ -340,9 +361,8 @@ def tampered(corpus, tmp_path_factory):
                        where run_id = 'cli_execute_then_grade'""")
     finally:
         con.close()
-    target = tmp / "target"
-    dbt(["test", "--select", *ERROR_TESTS], copy, target, check=False)
-    return run_results(target)
+    _, out = dbt_runner.run(["test", "--select", *ERROR_TESTS], copy, "tampered")
+    return run_results(out)
 
 
 def test_r17_average_score_negative_control(tampered):

@@ -30,7 +30,9 @@ def _driver(profile_dir: Path):
     opts.binary_location = str(CHROMIUM)
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-extensions", "--window-size=1400,1100", f"--user-data-dir={profile_dir}"):
+                "--disable-extensions", "--window-size=1400,1100",
+                # offline: no name resolves, so the page must work without any network resource
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost", f"--user-data-dir={profile_dir}"):
         opts.add_argument(arg)
     return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
 

@@ -337,3 +337,40 @@ def test_python_api_never_builds_sql_from_values(tmp_path):
     db = tmp_path / "w.duckdb"
     load_paths([str(path)], str(db))
     assert [json.loads(r[1]) for r in rows(db, "big", path)] == [rec]
+
+
+CE_DOC_CASES = {
+    # name: (file name under <run>/v1/fix_import/00/, bytes, expected document value or None, error substring)
+    "json_with_bom": ("task.json", b"\xef\xbb\xbf" + json.dumps(TASK).encode(), TASK, None),
+    "json_with_nan": ("task.json", b'{"weighted_score": NaN, "final_status": "ERROR"}',
+                      {"weighted_score": None, "final_status": "ERROR"}, None),
+    "json_duplicate_keys": ("task.json", b'{"final_status": "FAILURE", "final_status": "SUCCESS"}',
+                            {"final_status": "SUCCESS"}, None),
+    "json_invalid_utf8": ("task.json", b'{"final_status": "caf\xe9"}', None, "invalid UTF-8"),
+    "json_empty": ("task.json", b"", None, "task.json is empty"),
+    "json_scalar": ("task.json", b"42", None, "task.json is a number, expected a JSON object"),
+    "yaml_invalid": ("judge-1.yaml", b"a: [unclosed\n", None, "judge-1.yaml: invalid YAML"),
+    "yaml_not_a_mapping": ("judge-1.yaml", b"- 1\n- 2\n", None, "judge-1.yaml is an array, expected a YAML mapping"),
+    "yaml_nan_and_dates": ("judge-1.yaml", b"score: .nan\nday: 2026-01-02\n", {"score": None, "day": "2026-01-02"},
+                           None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CE_DOC_CASES))
+def test_ce_document_bad_input_catalogue(tmp_path, name):
+    fname, data, value, err = CE_DOC_CASES[name]
+    run = _run_dir(tmp_path / "run1")
+    (run / "v1" / "fix_import" / "00" / "task.json").unlink()
+    path = write(run / "v1" / "fix_import" / "00" / fname, data)
+    db = tmp_path / "w.duckdb"
+    s = load(run, db)
+    table = "ce_task_docs" if fname == "task.json" else "ce_judge_docs"
+    got = q(db, f"SELECT document, repaired FROM raw.{table} WHERE source_file = ?", [str(path)])
+    if err is None:
+        assert [json.loads(got[0][0])] == [value] and errors(db) == []
+        assert s.records_landed == 4 and s.files_failed == 0
+    else:
+        assert got == []
+        (e,) = errors(db, path)
+        assert e[0] is None and err in e[1], e[1]
+        assert s.records_landed == 3 and s.files_failed == 1

@@ -99,3 +99,19 @@ def test_load_while_another_program_holds_the_file_fails_clearly(tmp_path):
     proc = subprocess.run([EVALHOUSE, "load", str(root), "--db", str(db)], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0 and q(db, "SELECT count(*) FROM raw.big_lines") == [(N,)]
+
+
+def test_load_waits_for_the_lock_holder_to_finish(tmp_path):
+    root, db = _setup(tmp_path)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom evalhouse.locking import db_lock\n"
+                               "with db_lock(sys.argv[1], what='load'):\n    print('held', flush=True)\n"
+                               "    time.sleep(2)", str(db)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "held"
+    t0 = time.monotonic()
+    proc = subprocess.run([EVALHOUSE, "load", str(root), "--db", str(db), "--wait", "60"], capture_output=True,
+                          text=True, timeout=120)
+    holder.wait()
+    assert proc.returncode == 0, proc.stderr
+    assert holder.returncode == 0 and time.monotonic() - t0 >= 1.0
+    assert q(db, "SELECT count(*) FROM raw.big_lines") == [(N,)]

@@ -259,3 +259,30 @@ def test_ce_copied_run_directory_is_a_duplicate(tmp_path):
     shutil.copytree(run, tmp_path / "runs" / "r1-backup")
     s2 = load(tmp_path / "runs", db)
     assert (s2.records_landed, s2.files_duplicate) == (0, 3)
+
+
+def test_progress_bar_only_on_a_terminal_and_only_after_a_moment(monkeypatch):
+    import io
+
+    from evalhouse.load import _Progress
+
+    class FakeTTY(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = FakeTTY()
+    monkeypatch.setattr("sys.stderr", tty)
+    quick = _Progress(100, enabled=True)
+    quick.advance(10, "a.jsonl")                 # within the first moment: silent
+    assert tty.getvalue() == ""
+    slow = _Progress(100, enabled=True)
+    slow.start -= 1.0
+    slow.advance(50, "/x/runs.jsonl")
+    assert "loading [" in tty.getvalue() and "50.0%" in tty.getvalue() and "runs.jsonl" in tty.getvalue()
+    slow.close()
+    pipe = io.StringIO()                         # not a terminal: never drawn
+    monkeypatch.setattr("sys.stderr", pipe)
+    off = _Progress(100, enabled=True)
+    off.start -= 1.0
+    off.advance(50, "x")
+    assert pipe.getvalue() == ""

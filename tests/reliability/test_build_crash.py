@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
 import stat
 import time
@@ -16,34 +15,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from relutil import (assert_consistent, children_of, evalhouse, expected_counts, file_sha, insert_lines,
-                     make_working, snapshot, start, wait_gone)
+from relutil import (assert_consistent, children_of, evalhouse, expected_counts, file_sha, insert_lines, snapshot,
+                     start, wait_gone)
 
 from evalhouse.publish import analyst_path
-
-
-@pytest.fixture(scope="module")
-def baseline(tmp_path_factory):
-    """Built and published once per module: a working file with one batch of 5 lines."""
-    base = tmp_path_factory.mktemp("baseline")
-    db = make_working(base / "evalhouse.duckdb")
-    insert_lines(db, 0, 5)
-    t0 = time.monotonic()
-    proc = evalhouse(["build", "--db", str(db)], base)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return base, time.monotonic() - t0
-
-
-@pytest.fixture
-def built(baseline, tmp_path: Path):
-    """A private copy of the baseline (working file, analyst file, dbt target for partial parsing)."""
-    base, build_s = baseline
-    for p in base.iterdir():
-        if p.is_dir():
-            shutil.copytree(p, tmp_path / p.name)
-        else:
-            shutil.copy2(p, tmp_path / p.name)
-    return tmp_path / "evalhouse.duckdb", build_s
 
 
 def test_build_publishes_a_read_only_consistent_analyst_file(built):
