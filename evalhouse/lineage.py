@@ -15,7 +15,8 @@ follows every mart column through the models it reads, down to
 
 Conventions (documented in docs/dbt/overview.md):
 
-* Aggregates trace to their inputs: `sum(x)` -> `x`.
+* Aggregates trace to their inputs: `sum(x)` -> `x`. Columns that only choose rows (WHERE, JOIN ON,
+  GROUP BY keys) are not lineage: sqlglot lists the columns that supply the value.
 * A column that reads no column at all (`count(*)`, `row_number()`, a literal such as
   `'big' as source_family`) is a property of the rows it is computed over, so it traces to the
   rows (`upstream_column = '*'`) of every relation its SELECT reads. `*` of a model continues to

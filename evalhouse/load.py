@@ -15,9 +15,9 @@ How a JSONL file lands (the hot path does no per-line Python JSON parsing):
      (``[\\[:,]\\s*[-+]?(?i:nan|inf)``; DuckDB accepts ``nan``/``inf``/``NaN``/``Infinity``),
      numbers with 3+ exponent digits or 300+ digits (Python reads 1e400 as inf);
    - trailing commas (DuckDB accepts ``{"a":1,}``, Python does not): ``,\\s*[\\]}]``;
-   - duplicate keys (DuckDB keeps the first, Python the last): the key-like strings of the
-     line (``"..."\\s*:``) contain a repeat or an escape; those lines are then checked
-     exactly with ``json_tree`` in SQL (some object has count(key) > count(distinct key)).
+   - duplicate keys (DuckDB keeps the first, Python the last): found exactly in SQL with
+     ``json_keys(text)`` (top level) and ``json_keys(text, '$..*')`` (every nested object):
+     some object lists a key twice.
    Python then lands the line as its ``json`` module reads it: NaN/Infinity rewritten to null
    (``repaired`` = ``nonfinite: $.path``), duplicate keys resolved last-wins (record rewritten,
    ``repaired`` = ``duplicate keys: ...``), lone UTF-16 surrogates (Python accepts, DuckDB does
@@ -60,64 +60,39 @@ BOM = b"\xef\xbb\xbf"
 # SQL superset filters (see module docstring); constants, never built from data.
 _SUSPICIOUS_RE = r"[\[:,]\s*[-+]?(?i:nan|inf)|,\s*[\]}]|[eE][-+]?[0-9]{3,}|[0-9]{300,}"
 
-_SPLIT_SQL = """
-CREATE OR REPLACE TEMP TABLE _eh_lines AS
+_SPLIT_SRC = """
 SELECT CAST($base AS BIGINT) + t.ord AS line_no, t.part AS text
 FROM unnest(string_split($chunk, chr(10))) WITH ORDINALITY AS t(part, ord)
 """
-_LIST_SQL = """
-CREATE OR REPLACE TEMP TABLE _eh_lines AS
+_LIST_SRC = """
 SELECT unnest($nos::BIGINT[]) AS line_no, unnest($texts::VARCHAR[]) AS text
 """
-_CLASSIFY_SQL = f"""
-CREATE OR REPLACE TEMP TABLE _eh_cls AS
-WITH s AS (
+# Duplicate keys, exactly, in SQL: DuckDB's json_keys keeps repeated keys (decoded, so "a\\u0062" and
+# "ab" compare equal); json_keys(text) covers the top-level object and json_keys(text, '$..*') (recursive
+# descent) every nested object, inside arrays too. A line with a repeated key in any object goes to Python.
+# CASE evaluates each WHEN only for the rows that reach it, so the costlier tests run on fewer rows.
+_CLASSIFY_TAIL = f"""
+), s AS (
     SELECT line_no, CASE WHEN ends_with(text, chr(13)) THEN rtrim(text, chr(13)) ELSE text END AS text
-    FROM _eh_lines
-), v AS (
-    SELECT line_no, text,
-        NOT regexp_matches(text, '[^ \t\r]') AS is_blank,
-        json_valid(text) AS is_valid
-    FROM s
+    FROM l
 )
 SELECT line_no, text,
     CASE
-        WHEN is_blank THEN 'blank'
-        WHEN NOT is_valid THEN 'check'
+        WHEN NOT regexp_matches(text, '[^ \\t\\r]') THEN 'blank'
+        WHEN NOT json_valid(text) THEN 'check'
         WHEN json_type(text) <> 'OBJECT' THEN 'check'
         WHEN regexp_matches(text, '{_SUSPICIOUS_RE}') THEN 'check'
-        ELSE 'keys'
+        WHEN len(json_keys(text)) <> len(list_distinct(json_keys(text))) THEN 'check'
+        WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),
+                                                  lambda k: len(k) <> len(list_distinct(k)))), false) THEN 'check'
+        ELSE 'ok'
     END AS kind
-FROM v
+FROM s
 """
-# Duplicate-key superset on the remaining lines. Every key is a string followed by ':'; splitting
-# the text on '":' and keeping, of each piece but the last, the part after its last '"' yields every
-# key's text (plus harmless extras). Equal keys give equal fragments, so a line with a duplicate key
-# has a repeated fragment -- unless the key is spelled differently (escapes: the fragment then holds a
-# backslash) or has whitespace before its ':' (matched separately). Those lines are 'dupcand'.
-_KEYS_SQL = """
-UPDATE _eh_cls SET kind = CASE
-    WHEN len(list_distinct(k.frags)) <> len(k.frags)
-        OR len(list_filter(k.frags, lambda x: contains(x, chr(92)))) > 0
-        OR regexp_matches(k.text, '"\\s+:') THEN 'dupcand'
-    ELSE 'ok' END
-FROM (
-    SELECT line_no AS ln, text,
-        list_transform(list_slice(p, 1, len(p) - 1), lambda x: split_part(reverse(x), '"', 1)) AS frags
-    FROM (SELECT line_no, text, string_split(text, '":') AS p FROM _eh_cls WHERE kind = 'keys') AS s
-) AS k
-WHERE _eh_cls.line_no = k.ln
-"""
-_DUPKEYS_SQL = """
-UPDATE _eh_cls SET kind = CASE WHEN line_no IN (
-    SELECT DISTINCT c.line_no
-    FROM _eh_cls AS c, json_tree(c.text) AS j
-    WHERE c.kind = 'dupcand' AND j.parent IS NOT NULL
-    GROUP BY c.line_no, j.parent, j.key
-    HAVING count(*) > 1
-) THEN 'check' ELSE 'ok' END
-WHERE kind = 'dupcand'
-"""
+# the lines are materialised first: classifying a table runs in parallel, an unnest of one value does not
+_SPLIT_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_lines AS {_SPLIT_SRC}"
+_LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_lines AS {_LIST_SRC}"
+_CLASSIFY_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS (SELECT line_no, text FROM _eh_lines{_CLASSIFY_TAIL}"
 
 
 class UsageError(ValueError):
@@ -606,17 +581,10 @@ class _Loader:
                                     "UTF-8", raw.decode("utf-8", "replace")))
             con.execute(_LIST_SQL, {"nos": nos, "texts": texts})
         con.execute(_CLASSIFY_SQL)
-        counts_sql = "SELECT kind, count(*) FROM _eh_cls GROUP BY kind"
-        counts = dict(con.execute(counts_sql).fetchall())
-        if counts.get("keys"):
-            con.execute(_KEYS_SQL)
-            counts = dict(con.execute(counts_sql).fetchall())
-            if counts.get("dupcand"):
-                con.execute(_DUPKEYS_SQL)
-                counts = dict(con.execute(counts_sql).fetchall())
+        counts = dict(con.execute("SELECT kind, count(*) FROM _eh_cls GROUP BY kind").fetchall())
         con.execute(
             f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, line_no, text, sha256(text), $fsha, NULL "
-            "FROM _eh_cls WHERE kind = 'ok' ORDER BY line_no",
+            "FROM _eh_cls WHERE kind = 'ok'",
             {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha})
         landed = counts.get("ok", 0)
         if counts.get("check", 0):

@@ -129,49 +129,78 @@ def _kind_spelling(kind: str, i: int) -> str:
     return kind
 
 
-def _stamp(ts: datetime, i: int) -> str:
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_DAY_CACHE: dict[int, str] = {}
+
+
+def _fmt(epoch_s: int) -> str:
+    """'YYYY-MM-DDTHH:MM:SS' for a UTC epoch second (cached per day: fast for 1M lines)."""
+    day, sec = divmod(epoch_s, 86400)
+    d = _DAY_CACHE.get(day)
+    if d is None:
+        d = _DAY_CACHE[day] = (_EPOCH + timedelta(days=day)).strftime("%Y-%m-%d")
+    h, rem = divmod(sec, 3600)
+    m, s_ = divmod(rem, 60)
+    return f"{d}T{h:02d}:{m:02d}:{s_:02d}"
+
+
+def _stamp(epoch_s: int, i: int) -> str:
     if i % 97 == 13:                       # a few naive stamps (no offset)
-        return ts.strftime("%Y-%m-%dT%H:%M:%S")
+        return _fmt(epoch_s)
     if i % 5 == 2:                         # local time with +03:00
-        return ts.astimezone(PLUS3).isoformat(timespec="seconds")
+        return _fmt(epoch_s + 3 * 3600) + "+03:00"
     if i % 11 == 4:
-        return ts.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return ts.isoformat(timespec="seconds")
+        return _fmt(epoch_s) + "Z"
+    return _fmt(epoch_s) + "+00:00"
 
 
-def _record(rng: random.Random, i: int, model: str, scen, kind: str, cfg, ts: datetime) -> dict:
+_J = json.dumps
+_PAGES_J = [_J(pg) for pg in PAGES]
+
+
+def _line(rng: random.Random, i: int, model: str, scen, kind: str, cfg, epoch_s: int, enc: dict) -> str:
+    """One JSON line (built from pre-encoded fragments; equal to json.dumps of the record dict)."""
     sid, name, difficulty, checks = scen
     skill, risk, calls_mean, wall_mean, (tin, tout) = MODELS[model]
     with_brain, with_plan = cfg
     p = skill - 0.08 * (difficulty - 1) + (0.05 if with_brain else 0.0) + (0.03 if with_plan else 0.0)
-    detail = [[c, rng.random() < p] for c in checks]
-    passed = sum(1 for _, ok in detail if ok)
-    change = round(passed / len(detail), 4)
+    rnd = rng.random
+    oks = [rnd() < p for _ in checks]
+    passed = sum(oks)
+    change = round(passed / len(oks), 4)
+    checks_j = enc[sid]
+    detail = ", ".join(f"[{c}, {'true' if ok else 'false'}]" for c, ok in zip(checks_j, oks))
     if kind == "awareness":
-        regress, misses, changed = None, [], []
+        regress_j, misses_j, changed_j = "null", "", ""
     else:
         r = risk + 0.04 * (difficulty - 1) - (0.04 if with_brain else 0.0)
-        misses = [pg for pg in PAGES if rng.random() < r / 3] if rng.random() < r * 2 else []
-        regress = round(1.0 - len(misses) / len(PAGES), 4)
-        changed = sorted({f"shop/{sid.lower()}_{k}.php" for k in range(1 + rng.randrange(3))})
+        misses = [k for k in range(len(PAGES)) if rnd() < r / 3] if rnd() < r * 2 else []
+        regress_j = repr(round(1.0 - len(misses) / len(PAGES), 4))
+        misses_j = ", ".join(_PAGES_J[k] for k in misses)
+        low = sid.lower()
+        changed_j = ", ".join(f'"shop/{low}_{k}.php"' for k in range(1 + rng.randrange(3)))
     calls = max(1, int(rng.gauss(calls_mean, 3)))
     wall = round(max(3.0, rng.gauss(wall_mean, wall_mean / 4)), 2)
     in_tok = calls * tin
     cached = int(in_tok * rng.uniform(0.3, 0.7))
     out_tok = calls * tout
     if model == "deepseek-v4-pro":
-        price = SUPERSEDED_PRO if ts < PRO_CORRECTION else CORRECTED_PRO
+        price = SUPERSEDED_PRO if epoch_s < _PRO_CORRECTION_S else CORRECTED_PRO
     else:
         price = PRICES.get(model)            # acme/coder-ft-7b: unknown to the harness -> 0.0
     cost = 0.0 if price is None else round(
         ((in_tok - cached) * price[0] + out_tok * price[1] + cached * price[2]) / 1e6, 6)
-    return {
-        "id": sid, "name": name, "kind": _kind_spelling(kind, i), "difficulty": difficulty,
-        "model": model, "with_brain": with_brain, "with_plan": with_plan,
-        "change": change, "change_detail": detail, "regress": regress, "regress_misses": misses,
-        "changed_files": changed, "wall_s": wall, "calls": calls, "cost": cost,
-        "stamp": _stamp(ts, i),
-    }
+    return (
+        f'{{"id": {enc[sid + "#id"]}, "name": {enc[sid + "#name"]}, "kind": "{_kind_spelling(kind, i)}", '
+        f'"difficulty": {difficulty}, "model": {enc[model]}, '
+        f'"with_brain": {"true" if with_brain else "false"}, "with_plan": {"true" if with_plan else "false"}, '
+        f'"change": {change!r}, "change_detail": [{detail}], "regress": {regress_j}, '
+        f'"regress_misses": [{misses_j}], "changed_files": [{changed_j}], "wall_s": {wall!r}, '
+        f'"calls": {calls}, "cost": {cost!r}, "stamp": "{_stamp(epoch_s, i)}"}}'
+    )
+
+
+_PRO_CORRECTION_S = int((PRO_CORRECTION - _EPOCH).total_seconds())
 
 
 def write(root: Path, n: int | None = None, seed: int = 7) -> list[Path]:
@@ -181,21 +210,26 @@ def write(root: Path, n: int | None = None, seed: int = 7) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     design = list(_plan())
     total = len(design) if n is None else int(n)
-    # spread each model's runs over ~25 days from its start
+    enc: dict[str, object] = {m: _J(m) for m in MODELS}
+    for sid, name, _d, checks in FIX + REFACTOR + AWARE:
+        enc[sid] = [_J(c) for c in checks]
+        enc[sid + "#id"] = _J(sid)
+        enc[sid + "#name"] = _J(name)
+    # spread each model's runs over ~25 days from its start (whole seconds)
     per_model = max(1, total // len(MODELS))
-    step = timedelta(days=25) / per_model
-    clock = dict(STARTS)
+    step = max(1, int(25 * 86400 / per_model))
+    clock = {m: int((t - _EPOCH).total_seconds()) for m, t in STARTS.items()}
     buffers: dict[str, list[str]] = {m: [] for m in MODELS}
     files = {m: out_dir / f"big_{_safe(m)}.jsonl" for m in MODELS}
     handles = {m: open(files[m], "w", encoding="utf-8") for m in MODELS}
-    dumps = json.dumps
+    n_design = len(design)
     try:
         for i in range(total):
-            model, scen, kind, cfg, _rep = design[i % len(design)]
+            model, scen, kind, cfg, _rep = design[i % n_design]
             ts = clock[model]
             clock[model] = ts + step
             buf = buffers[model]
-            buf.append(dumps(_record(rng, i, model, scen, kind, cfg, ts)))
+            buf.append(_line(rng, i, model, scen, kind, cfg, ts, enc))
             if len(buf) >= 20000:
                 handles[model].write("\n".join(buf) + "\n")
                 buf.clear()

@@ -44,30 +44,7 @@ CLAIM_TESTS = {
 }
 
 
-def _build(tmp: Path, roots: list[Path]):
-    db = fresh_db(tmp / "wh.duckdb")
-    land(db, roots)
-    target = tmp / "target"
-    proc = dbt(["build", "--select", *BIG_SELECT, "--indirect-selection", "cautious"], db, target, check=False)
-    return db, target, run_results(target), proc
-
-
-@pytest.fixture(scope="session")
-def clean(tmp_path_factory):
-    return _build(tmp_path_factory.mktemp("big_clean"), [CLEAN])
-
-
-@pytest.fixture(scope="session")
-def dirty(tmp_path_factory):
-    return _build(tmp_path_factory.mktemp("big_dirty"), [CLEAN, DIRTY])
-
-
-@pytest.fixture(scope="session")
-def tampered(clean, tmp_path_factory):
-    db0, _, _, _ = clean
-    tmp = tmp_path_factory.mktemp("big_tampered")
-    db = tmp / "tampered.duckdb"
-    shutil.copy(db0, db)
+def _tamper(db: Path) -> None:
     con = duckdb.connect(str(db))
     try:
         # R01: a big mart column named as a pass rate
@@ -85,9 +62,45 @@ def tampered(clean, tmp_path_factory):
         con.execute("update marts.fct_big_runs set source_file = null where source_line = 1")
     finally:
         con.close()
-    target = tmp / "target"
-    dbt(["test", "--select", *COMPUTE_TESTS], db, target, check=False)
-    return db, run_results(target)
+
+
+@pytest.fixture(scope="session")
+def big_runs(tmp_path_factory):
+    """clean build, dirty build, tampered test run: one after the other on the SAME database path
+    and target dir (the files are moved aside in between), so dbt parses the project only once."""
+    tmp = tmp_path_factory.mktemp("big")
+    wh, target = tmp / "wh.duckdb", tmp / "target"
+    build = ["build", "--select", *BIG_SELECT, "--indirect-selection", "cautious"]
+    out = {}
+    # clean
+    land(fresh_db(wh), [CLEAN])
+    dbt(build, wh, target, check=False)
+    out["clean"] = (wh.rename(tmp / "clean.duckdb"), run_results(target))
+    # dirty: clean + planted records
+    land(fresh_db(wh), [CLEAN, DIRTY])
+    dbt(build, wh, target, check=False)
+    out["dirty"] = (wh.rename(tmp / "dirty.duckdb"), run_results(target))
+    # tampered: a copy of the clean build with one plant per computed rule
+    shutil.copy(out["clean"][0], wh)
+    _tamper(wh)
+    dbt(["test", "--select", *COMPUTE_TESTS], wh, target, check=False)
+    out["tampered"] = (wh.rename(tmp / "tampered.duckdb"), run_results(target))
+    return out
+
+
+@pytest.fixture(scope="session")
+def clean(big_runs):
+    return big_runs["clean"]
+
+
+@pytest.fixture(scope="session")
+def dirty(big_runs):
+    return big_runs["dirty"]
+
+
+@pytest.fixture(scope="session")
+def tampered(big_runs):
+    return big_runs["tampered"]
 
 
 def _status(results, name):
@@ -96,7 +109,7 @@ def _status(results, name):
 
 
 def _assert_clean_pass(clean, name):
-    r = _status(clean[2], name)
+    r = _status(clean[1], name)
     assert r["status"] == "pass", (name, r)
 
 
@@ -105,7 +118,7 @@ def _assert_clean_pass(clean, name):
 # ----------------------------------------------------------------------------------------------
 
 def test_clean_build_passes_every_big_node(clean):
-    db, target, results, proc = clean
+    db, results = clean
     mine = {k: v for k, v in results.items()
             if any(s in k for s in ("big", "awareness", "data_quality_findings", "r01_", "r02_", "r03_",
                                     "r04_", "r05_", "r06_", "r07_", "r12_big", "r26_fct_big", "load_no_quar",
@@ -179,7 +192,7 @@ def test_r26_provenance_fires_on_missing_source_file(clean, tampered):
 def test_r03_r04_r05_r12_claim_tests_warn_on_planted_records(clean, dirty, name):
     _assert_clean_pass(clean, name)
     rule, lines = CLAIM_TESTS[name]
-    r = _status(dirty[2], name)
+    r = _status(dirty[1], name)
     assert r["status"] == "warn" and r["failures"] == len(lines), r
     rows = query(dirty[0], "select source_file, source_line from marts.data_quality_findings where rule_id = ? "
                            "order by source_line", [rule])
@@ -194,7 +207,7 @@ def test_r04_finding_names_the_disagreeing_counts(dirty):
 
 def test_uncastable_values_are_kept_null_and_flagged(clean, dirty):
     _assert_clean_pass(clean, "big_values_cast_cleanly")
-    r = _status(dirty[2], "big_values_cast_cleanly")
+    r = _status(dirty[1], "big_values_cast_cleanly")
     assert r["status"] == "warn" and r["failures"] == 3, r       # change, calls (line 6) + NaN repair (line 7)
     rows = query(dirty[0], "select change, calls, scenario_id from marts.fct_big_runs "
                            "where source_file like '%planted.jsonl' and source_line = 6")
@@ -210,7 +223,7 @@ def test_uncastable_values_are_kept_null_and_flagged(clean, dirty):
 
 def test_quarantined_line_lands_in_findings(clean, dirty):
     _assert_clean_pass(clean, "load_no_quarantined_lines")
-    r = _status(dirty[2], "load_no_quarantined_lines")
+    r = _status(dirty[1], "load_no_quarantined_lines")
     assert r["status"] == "warn" and r["failures"] == 1, r
 
 

@@ -422,3 +422,22 @@ def test_r24_stale_findings_negative_control(dirty):
     assert src == str(r24 / "default/variant.json") and "average_score = 0.5" in detail
     stale = query(db, "select run_id, variant_json_is_stale from marts.ce_variant_rates order by 1")
     assert stale == [("r21_plant", False), ("r24_plant", True)]
+
+
+def test_report_staging_types_legacy_and_modern(corpus):
+    """variant.json / suite.json staging: legacy documents get the model defaults for keys an older
+    writer did not emit (flagged, never compared), modern ones keep their stored computed keys."""
+    db, _ = corpus
+    rows = {r[0]: r[1:] for r in query(db, """
+        select run_id || '/' || variant_id, tasks_not_graded, has_tasks_not_graded_key, tasks_measured,
+               has_tasks_measured_key, pass_rate_stored, has_pass_rate_key, has_invalid_fields
+        from staging.stg_coder_eval__variants""")}
+    assert rows["gen_legacy_shapes/default"] == (0, False, 0, False, None, False, False)
+    assert rows["gen_execute_only/default"] == (0, True, 2, True, 0.0, True, False)
+    suites = {r[0]: r[1:] for r in query(db, """
+        select suite_id, rows_not_graded, passed, pass_rate_stored, n_criterion_aggregates
+        from staging.stg_coder_eval__suites where variant_id = 'control' or suite_id = 'legacy_suite'""")}
+    assert suites["legacy_suite"] == (0, True, 2 / 3, 0)
+    assert suites["sentiment_suite"] == (0, False, 0.625, 2)
+    # every per_replicate_scores entry of the corpus is typed (96 scores in 7 experiment.json files)
+    assert query(db, "select count(*), count(score) from staging.stg_coder_eval__per_replicate_scores")[0] == (96, 96)

@@ -119,3 +119,14 @@ def test_rule_test_checker_reports_a_description_without_its_rule_id():
     assert rule_test_gaps(_fake()[0]) == []
     assert len(rule_test_gaps(_fake(test_desc="change matches its detail (R4)")[0])) == 1
     assert len(rule_test_gaps(_fake(test_desc="")[0])) == 1
+
+
+def test_every_rule_has_a_negative_control_in_pytest():
+    """The overview promises a negative control per rule: a pytest case named test_r<NN>_... ."""
+    from evalhouse.paths import PROJECT_DIR
+
+    found = set()
+    for path in (PROJECT_DIR / "tests").rglob("test_*.py"):
+        found |= {int(n) for n in re.findall(r"def test_r(\d\d)_", path.read_text(errors="replace"))}
+    missing = [f"R{i:02d}" for i in range(1, 27) if i not in found]
+    assert not missing, f"rules without a pytest negative control named test_r<NN>_*: {missing}"

@@ -51,9 +51,11 @@ CASES = {
         {1: "invalid JSON", 2: "invalid JSON", 3: "invalid JSON"}, 0, {}),
     "duplicate_keys": (
         '{"a": 1, "a": 2}\n{"o": {"k": "first", "k": "last"}, "z": 0}\n{"l": [{"k": 1}, {"k": 2}]}\n'
-        '{"a\\u0062": 1, "ab": 2}\n',
-        {1: {"a": 2}, 2: {"o": {"k": "last"}, "z": 0}, 3: {"l": [{"k": 1}, {"k": 2}]}, 4: {"ab": 2}}, {}, 0,
-        {1: "duplicate keys (last wins): a", 2: "duplicate keys (last wins): k", 4: "duplicate keys"}),
+        '{"a\\u0062": 1, "ab": 2}\n{"d": [[{"k": 1, "k": 2}]], "e": [{"q": 1}]}\n',
+        {1: {"a": 2}, 2: {"o": {"k": "last"}, "z": 0}, 3: {"l": [{"k": 1}, {"k": 2}]}, 4: {"ab": 2},
+         5: {"d": [[{"k": 2}]], "e": [{"q": 1}]}}, {}, 0,
+        {1: "duplicate keys (last wins): a", 2: "duplicate keys (last wins): k", 4: "duplicate keys",
+         5: "duplicate keys (last wins): k"}),
     "line_of_20_mb": (f'{_j(a=1)}\n{BIG_LINE}\n{_j(a=3)}\n', {1: {"a": 1}, 2: json.loads(BIG_LINE), 3: {"a": 3}},
                       {}, 0, {}),
     "nesting_400_deep": (f'{DEEP}\n', {1: json.loads(DEEP)}, {}, 0, {}),

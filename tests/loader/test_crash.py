@@ -56,7 +56,7 @@ def test_sigkill_during_load_leaves_previous_state_and_rerun_is_exact(tmp_path):
     # the load to kill: 600 appended lines, one big new file, a coder-eval run
     with open(base, "a") as fh:
         fh.write(_lines(600, start=1000))
-    n_new = int(os.environ.get("EVALHOUSE_CRASH_LINES", "12000"))
+    n_new = int(os.environ.get("EVALHOUSE_CRASH_LINES", "6000"))
     write(root / "logs_big" / "new.jsonl", _lines(n_new))
     write(root / "run1" / "run.json", "{}")
     write(root / "run1" / "v" / "t" / "00" / "task.json", '{"x": 1}')
@@ -72,7 +72,7 @@ def test_sigkill_during_load_leaves_previous_state_and_rerun_is_exact(tmp_path):
     assert fingerprint(db) == state_a
 
     kills = in_load = 0
-    deadline = time.monotonic() + 50
+    deadline = time.monotonic() + 55
     lock = str(db) + ".lock"
     while kills < KILLS and time.monotonic() < deadline:
         proc = _start(root, db)

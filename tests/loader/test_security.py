@@ -49,7 +49,7 @@ def _check_sql_expr(expr: ast.AST, constants: set[str], where: str) -> list[str]
     if isinstance(expr, ast.Constant):
         return []
     if isinstance(expr, ast.Name):
-        return [] if expr.id in constants or expr.id in {"stmt", "counts_sql"} else [f"{where}: SQL from variable {expr.id}"]
+        return [] if expr.id in constants or expr.id in {"stmt"} else [f"{where}: SQL from variable {expr.id}"]
     if isinstance(expr, ast.JoinedStr):
         bad = [v for v in expr.values if isinstance(v, ast.FormattedValue) and not _interpolation_ok(v.value)]
         return [f"{where}: f-string interpolates {ast.unparse(v.value)}" for v in bad]

@@ -18,6 +18,18 @@ judges as (
     select * from {{ ref('int_ce__replicate_judge_costs') }}
 ),
 
+-- the regime of a variant, when all its task.json replicates that carry evidence agree
+variant_regimes as (
+    select
+        run_dir,
+        variant_id,
+        min(system_prompt_regime) as system_prompt_regime,
+        count(distinct system_prompt_regime) as n_regimes
+    from tasks
+    where system_prompt_regime is not null
+    group by run_dir, variant_id
+),
+
 from_task_json as (
     select
         t.run_dir,
@@ -136,10 +148,18 @@ unioned as (
 )
 
 select
-    u.*,
+    u.* exclude (system_prompt_regime),
+    coalesce(
+        u.system_prompt_regime, case when vr.n_regimes = 1 then vr.system_prompt_regime end
+    ) as system_prompt_regime,
+    u.system_prompt_regime is null as is_system_prompt_regime_inferred,
     s.status_category,
     s.is_execution_fact,
     s.worst_of_priority
 from unioned as u
+left join variant_regimes as vr
+    on
+        u.run_dir = vr.run_dir
+        and u.variant_id = vr.variant_id
 left join {{ ref('final_status_categories') }} as s
     on u.final_status = s.final_status

@@ -23,11 +23,14 @@ select
     e.weighted_score as weighted_score_stored,
     f.folded_score as weighted_score_recomputed,
     f.run_id is not null as has_replicates,
-    not (
-        f.run_id is not null
-        and coalesce(e.final_status = f.folded_status, false)
-        and coalesce({{ ce_v_same('e.weighted_score', 'f.folded_score') }}, false)
-    ) as is_stale
+    case
+        when
+            f.run_id is not null
+            and coalesce(e.final_status = f.folded_status, false)
+            and coalesce({{ ce_v_same('e.weighted_score', 'f.folded_score') }}, false)
+            then false
+        else true
+    end as is_stale
 from results as e
 left join folds as f
     on e.run_id = f.run_id and e.variant_id = f.variant_id and e.task_id = f.task_id

@@ -10,17 +10,17 @@ with findings as (
         c.field_name,
         concat(
             c.document_kind, ' variant ', c.variant_id, ': ', c.field_name, ' = ',
-        coalesce(cast(c.stored_value as varchar), 'null'),
-        ' is TASK grain (worst-of-replicates folding; recomputed task grain = ',
-        coalesce(cast(c.task_grain_value as varchar), 'null'),
-        ') while the replicate-grain value is ',
-        coalesce(cast(c.replicate_grain_value as varchar), 'null'),
-        case
-            when c.replicate_grain_value is null and c.stored_value is not null
-                then ' (nothing measured at replicate grain; folding turned unscored rows into 0.0)'
-            else ''
-        end
-    ) as detail
+            coalesce(cast(c.stored_value as varchar), 'null'),
+            ' is TASK grain (worst-of-replicates folding; recomputed task grain = ',
+            coalesce(cast(c.task_grain_value as varchar), 'null'),
+            ') while the replicate-grain value is ',
+            coalesce(cast(c.replicate_grain_value as varchar), 'null'),
+            case
+                when c.replicate_grain_value is null and c.stored_value is not null
+                    then ' (nothing measured at replicate grain; folding turned unscored rows into 0.0)'
+                else ''
+            end
+        ) as detail
     from {{ ref('int_ce_v__variant_json_checks') }} as c
     where c.explanation = 'grain'
 )

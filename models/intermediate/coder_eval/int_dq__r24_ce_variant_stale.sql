@@ -13,10 +13,10 @@ with aggregate_fields as (
             case
                 when not c.has_replicates then ' but no replicate rows exist for this variant'
                 else concat(
-                    ' is stale: the replicate rows now give ',
-                    coalesce(cast(c.task_grain_value as varchar), 'null'), ' at task grain and ',
-                    coalesce(cast(c.replicate_grain_value as varchar), 'null'), ' at replicate grain'
-                )
+                        ' is stale: the replicate rows now give ',
+                        coalesce(cast(c.task_grain_value as varchar), 'null'), ' at task grain and ',
+                        coalesce(cast(c.replicate_grain_value as varchar), 'null'), ' at replicate grain'
+                    )
             end
         ) as detail
     from {{ ref('int_ce_v__variant_json_checks') }} as c
@@ -34,9 +34,9 @@ variant_results as (
             case
                 when not e.has_replicates then ' but no replicate rows exist for this task'
                 else concat(
-                    ' is stale: the replicates now fold to ', coalesce(e.final_status_recomputed, 'null'),
-                    ', ', coalesce(cast(e.weighted_score_recomputed as varchar), 'null')
-                )
+                        ' is stale: the replicates now fold to ', coalesce(e.final_status_recomputed, 'null'),
+                        ', ', coalesce(cast(e.weighted_score_recomputed as varchar), 'null')
+                    )
             end
         ) as detail
     from {{ ref('int_ce_v__experiment_result_checks') }} as e

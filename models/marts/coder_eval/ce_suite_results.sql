@@ -97,12 +97,26 @@ rated as (
     from suite_rows as u
 ),
 
+aggregate_pass as (
+    -- an aggregate passes when it has no error (a stub from an aggregate() that returned None
+    -- fails) and every one of its threshold checks passes on the emitted metrics
+    select
+        a.source_file,
+        a.aggregate_position,
+        a.error is null and coalesce(bool_and(coalesce(c.metric_value_emitted >= c.min_value, false)), true)
+            as aggregate_passed
+    from {{ ref('stg_coder_eval__suite_criterion_aggregates') }} as a
+    left join checks as c
+        on a.source_file = c.source_file and a.aggregate_position = c.aggregate_position
+    group by a.source_file, a.aggregate_position, a.error
+),
+
 suite_pass as (
     select
-        c.source_file,
-        bool_and(coalesce(c.metric_value_emitted >= c.min_value, false)) as all_checks_passed
-    from checks as c
-    group by c.source_file
+        p.source_file,
+        bool_and(p.aggregate_passed) as all_checks_passed
+    from aggregate_pass as p
+    group by p.source_file
 )
 
 select
@@ -155,8 +169,8 @@ select
     c.passed_stored,
     case when c.metric is not null then coalesce(c.metric_value_emitted >= c.min_value, false) end as passed_recomputed,
     case when c.metric is not null then not c.metric_emitted end as names_unemitted_metric,
-    u.first_started_at,
-    u.last_started_at
+    u.first_started_at as first_stamp,
+    u.last_started_at as last_stamp
 from rated as u
 left join checks as c
     on u.source_file = c.source_file

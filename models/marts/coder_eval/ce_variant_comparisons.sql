@@ -58,8 +58,8 @@ select
     cast(c.n_only_a_passed as bigint) as n_only_a_passed,
     cast(c.n_only_b_passed as bigint) as n_only_b_passed,
     {{ mcnemar_exact_p('c.n_only_a_passed', 'c.n_only_b_passed') }} as mcnemar_p,
-    c.first_started_at,
-    c.last_started_at
+    c.first_started_at as first_stamp,
+    c.last_started_at as last_stamp
 from compared as c
 left join experiments as x
     on c.run_id = x.run_id

@@ -145,8 +145,8 @@ select
     v.tasks_run as variant_json_tasks_run_stored,
     st.is_stale as variant_json_is_stale,
     g.n_regimes > 1 as variant_json_spans_regimes,
-    f.first_started_at,
-    f.last_started_at
+    f.first_started_at as first_stamp,
+    f.last_started_at as last_stamp
 from final as f
 inner join variant_regimes as g
     on f.run_id = g.run_id and f.variant_id = g.variant_id

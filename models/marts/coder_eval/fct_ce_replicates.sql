@@ -17,9 +17,9 @@ select
     status_category,
     is_execution_fact,
     worst_of_priority,
-    status_category is distinct from 'ungraded' as is_graded,
-    weighted_score is not null as is_measured,
-    status_category = 'succeeded' as is_succeeded,
+    coalesce(status_category <> 'ungraded', true) as is_graded,
+    (weighted_score is not null) as is_measured,
+    (status_category = 'succeeded') as is_succeeded,
     weighted_score,
     case
         when status_category = 'ungraded' then null
@@ -45,6 +45,7 @@ select
     provider_actual_cost_usd,
     n_provider_calls,
     system_prompt_regime,
+    is_system_prompt_regime_inferred,
     stopped_early,
     early_stop_reason,
     started_at,

@@ -28,7 +28,7 @@ select
     d.run_id,
     d.document_sha256,
     va.key as aggregate_key,
-    va.position as position,
+    va.position,
     {{ json_has('va.value', '$.tasks_not_graded') }} as has_tasks_not_graded_key,
     {{ json_has('va.value', '$.tasks_measured') }} as has_tasks_measured_key,
     {{ json_has('va.value', '$.pass_rate') }} as has_pass_rate_key,

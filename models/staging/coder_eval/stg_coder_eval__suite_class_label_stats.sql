@@ -20,7 +20,7 @@ select
     d.variant_id as dir_variant_id,
     d.suite_id as dir_suite_id,
     ca.position as aggregate_position,
-    pl.position as position,
+    pl.position,
     {{ ce_typed_columns('pl.value', fields) }},
     {{ ce_invalid_fields('pl.value', fields) }} as invalid_fields,
     {{ ce_invalid_fields('pl.value', fields) }} is not null as has_invalid_fields

@@ -18,7 +18,7 @@ select
     d.variant_id as dir_variant_id,
     d.suite_id as dir_suite_id,
     ca.position as aggregate_position,
-    cf.position as position,
+    cf.position,
     {{ ce_typed_columns('cf.value', fields) }},
     {{ ce_invalid_fields('cf.value', fields) }} as invalid_fields,
     {{ ce_invalid_fields('cf.value', fields) }} is not null as has_invalid_fields

@@ -17,7 +17,7 @@ select
     d.suite_id as dir_suite_id,
     ca.position as aggregate_position,
     m.key as metric_name,
-    m.position as position,
+    m.position,
     {{ json_text('ca.value', '$.criterion_type') }} as criterion_type,
     {{ ce_typed_columns('m.value', fields) }},
     {{ ce_invalid_fields('m.value', fields) }} as invalid_fields,

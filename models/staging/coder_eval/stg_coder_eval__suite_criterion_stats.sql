@@ -18,7 +18,7 @@ select
     d.document_sha256,
     d.variant_id as dir_variant_id,
     d.suite_id as dir_suite_id,
-    cs.position as position,
+    cs.position,
     {{ ce_typed_columns('cs.value', fields) }},
     {{ ce_invalid_fields('cs.value', fields) }} as invalid_fields,
     {{ ce_invalid_fields('cs.value', fields) }} is not null as has_invalid_fields

@@ -22,7 +22,7 @@ select
     d.document_sha256,
     d.variant_id as dir_variant_id,
     d.suite_id as dir_suite_id,
-    fs.position as position,
+    fs.position,
     {{ ce_typed_columns('fs.value', fields) }},
     {{ ce_invalid_fields('fs.value', fields) }} as invalid_fields,
     {{ ce_invalid_fields('fs.value', fields) }} is not null as has_invalid_fields

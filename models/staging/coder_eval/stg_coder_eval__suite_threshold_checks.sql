@@ -19,7 +19,7 @@ select
     d.variant_id as dir_variant_id,
     d.suite_id as dir_suite_id,
     ca.position as aggregate_position,
-    tc.position as position,
+    tc.position,
     {{ json_text('ca.value', '$.criterion_type') }} as criterion_type,
     {{ json_text('ca.value', '$.description') }} as criterion_description,
     {{ ce_typed_columns('tc.value', fields) }},
