@@ -27,6 +27,7 @@ import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -91,6 +92,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
                 eprint(f"evalhouse build: dbt failed (exit {rc}); {db} may hold a partial build "
                        "(--in-place); the analyst file was not replaced.")
                 return 1
+            failed_build_path(db).unlink(missing_ok=True)
             if publish:
                 checkpoint(db)
                 guard = connect_ro(db)
@@ -163,6 +165,8 @@ def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | Non
 
 def main_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True, wait: float | None = None,
                in_place: bool = False) -> int:
+    # SIGTERM (e.g. a CI timeout) unwinds like Ctrl-C: dbt is stopped and the build copy removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         return build(db, dbt_args=dbt_args, publish=publish, wait=wait, in_place=in_place)
     except DatabaseBusy as exc:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import html
 import http.server
 import json
 import shutil
@@ -30,6 +31,7 @@ LINEAGE_CSV = PROJECT_DIR / "seeds" / "lineage" / "field_lineage_computed.csv"
 DEFAULT_SITE = PROJECT_DIR / "docs" / "site"
 DEFAULT_WORK = PROJECT_DIR / "target" / "docs_build"
 LINEAGE_MARK = "\n\n**Lineage**"
+GUIDES = ("analysts.md", "statistics.md")   # copied beside index.html as .html
 
 
 def _say(msg: str) -> None:
@@ -118,8 +120,22 @@ def write_site(target: Path, site: Path, rows: list[dict]) -> Path:
     (site / "catalog.json").write_text(json.dumps(catalog))
     index = site / "index.html"
     index.write_text(static_page(manifest, catalog), encoding="utf-8")
+    for guide in GUIDES:
+        src = PROJECT_DIR / "docs" / guide
+        if src.exists():
+            (site / guide.replace(".md", ".html")).write_text(_text_page(src), encoding="utf-8")
     _say(f"lineage appended to {n} mart column descriptions")
     return index
+
+
+def _text_page(md: Path) -> str:
+    """The guides beside the docs page, readable offline (markdown shown as text, no renderer needed)."""
+    title = html.escape(md.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip() or md.name)
+    body = html.escape(md.read_text(encoding="utf-8"))
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+            "<body style='max-width:60rem;margin:2rem auto;font-family:sans-serif'>"
+            "<p><a href='index.html'>&larr; evalhouse docs</a></p>"
+            f"<pre style='white-space:pre-wrap;font-size:14px;line-height:1.45'>{body}</pre></body></html>")
 
 
 def cmd_build(args) -> int:

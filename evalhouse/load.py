@@ -335,12 +335,12 @@ class _Loader:
         self._landed_kinds: set[str] = set()
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
-            "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, "
+            "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
             "epoch_ns(l.started_at) FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
         ).fetchall():
             self.registry[row[0]] = dict(zip(
                 ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
-                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "registered_ns"], row))
+                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns"], row))
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _flush_errors(self, path: str, errs: list[tuple[int | None, str, str | None]]) -> None:
@@ -355,10 +355,15 @@ class _Loader:
             self.s.errors.append((path, line, reason))
 
     def _register(self, path: str, family: str, size: int, mtime_ns: int, bytes_landed: int, prefix_sha: str,
-                  file_sha: str, lines_read: int, lines_landed: int, duplicate_of: str | None = None) -> None:
-        """Record what is landed of `path` (written to raw.files in one batch by flush())."""
+                  file_sha: str, lines_read: int, lines_landed: int, duplicate_of=...) -> None:
+        """Record what is landed of `path` (written to raw.files in one batch by flush()).
+
+        duplicate_of: the file whose content this one repeats; by default kept from the registry.
+        """
         old = self.registry.get(path)
         first = old["first_load_id"] if old else self.s.load_id
+        if duplicate_of is ...:
+            duplicate_of = old.get("duplicate_of") if old else None
         self.registry[path] = dict(source_file=path, family=family, size_bytes=size, mtime_ns=mtime_ns,
                                    bytes_landed=bytes_landed, prefix_sha256=prefix_sha, file_sha256=file_sha,
                                    lines_read=lines_read, lines_landed=lines_landed, first_load_id=first,
@@ -476,7 +481,7 @@ class _Loader:
                 self.progress.advance(size, path)
                 return
             bl = reg["bytes_landed"]
-            if bl <= size and hashlib.sha256(data[:bl]).hexdigest() == reg["prefix_sha256"] \
+            if bl <= size and hashlib.sha256(memoryview(data)[:bl]).hexdigest() == reg["prefix_sha256"] \
                     and reg["family"] == family:
                 start, base = bl, reg["lines_read"] or 0
                 res.status = "appended" if bl > 0 else "loaded"
@@ -490,7 +495,7 @@ class _Loader:
                 self.s.files_duplicate += 1
                 n_lines = data.count(b"\n", 0, end)
                 self.s.duplicates_skipped += n_lines
-                self._register(path, family, size, mtime_ns, end, hashlib.sha256(data[:end]).hexdigest(),
+                self._register(path, family, size, mtime_ns, end, hashlib.sha256(memoryview(data)[:end]).hexdigest(),
                                file_sha, n_lines, 0, duplicate_of=dup)
                 self.s.files.append(res)
                 self.progress.advance(size, path)
@@ -500,8 +505,10 @@ class _Loader:
         res.pending = _pending(data, end)
         lines_read = base + res.lines
         landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
-        self._register(path, family, size, mtime_ns, max(end, start), hashlib.sha256(data[:max(end, start)]).hexdigest(),
-                       file_sha, lines_read, landed_total)
+        landed_to = max(end, start)
+        prefix_sha = file_sha if landed_to == size else hashlib.sha256(memoryview(data)[:landed_to]).hexdigest()
+        self._register(path, family, size, mtime_ns, landed_to, prefix_sha, file_sha, lines_read, landed_total,
+                       duplicate_of=None if res.status == "replaced" else ...)
         if res.lines == 0 and res.status == "appended":
             res.status = "unchanged"
         self._count(res)
@@ -662,14 +669,14 @@ class _Loader:
                 res.status = "failed"
             else:
                 self.s.files_replaced += 1
-            self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 0)
+            self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 0, duplicate_of=None)
             self.s.files.append(res)
             return
         self._docs[kind].append({**meta, "source_file": path, "document": document, "file_sha256": file_sha,
                                  "repaired": note})
         self._ce_key_index()[self._ce_key(meta, file_sha)] = path
         res.landed = 1
-        self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 1)
+        self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 1, duplicate_of=None)
         self._count(res)
         self.s.files.append(res)
 

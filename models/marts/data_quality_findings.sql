@@ -11,12 +11,17 @@
     'int_dq__r12_big_naive_stamps',
     'int_dq__big_uncastable_values',
     'int_dq__load_quarantine',
+    'int_dq__matrix_uncastable_values',
+    'int_dq__r12_matrix_naive_stamps',
+    'int_dq__layered_uncastable_values',
+    'int_dq__r12_layered_naive_stamps',
     'int_dq__r15_ce_run_counts',
     'int_dq__r16_ce_pass_rate',
     'int_dq__r22_ce_turn_tokens',
     'int_dq__r23_ce_total_cost',
     'int_dq__r21_ce_variant_grain',
     'int_dq__r24_ce_variant_stale',
+    'int_dq__r15_ce_report_counts',
 ] -%}
 
 with

@@ -28,8 +28,12 @@ BIG_CLEAN = PROJECT_DIR / "fixtures" / "brownfield" / "clean" / "logs_big"
 SEEDS = PROJECT_DIR / "seeds"
 Z = 1.959963984540054
 
+DQ_MODELS = ["int_dq__matrix_uncastable_values", "int_dq__r12_matrix_naive_stamps",
+             "int_dq__layered_uncastable_values", "int_dq__r12_layered_naive_stamps"]
+DQ_TESTS = ["matrix_values_cast_cleanly", "r12_matrix_stamps_are_known_instants",
+            "layered_values_cast_cleanly", "r12_layered_stamps_are_known_instants"]
 SELECT = ["--select", "+path:models/marts/matrix", "+path:models/marts/layered", "+path:models/marts/costs",
-          "--indirect-selection", "cautious"]
+          *DQ_MODELS, "--indirect-selection", "cautious"]
 
 
 def _jsonl(dirpath: Path) -> list[Path]:
@@ -59,9 +63,9 @@ def builds(tmp_path_factory):
     shutil.copyfile(target / "run_results.json", work / "clean" / "run_results.json")
     shutil.copyfile(db, work / "clean" / db.name)
     # dirty: the planted records on top of the clean ones
-    land(db, _jsonl(FIX / "dirty" / "logs"))
-    dbt(["build", "--select", "+path:models/marts/matrix", "--indirect-selection", "cautious"], db, target,
-        check=False)
+    land(db, _jsonl(FIX / "dirty" / "logs") + _jsonl(FIX / "dirty" / "logs_layered"))
+    dbt(["build", "--select", "+path:models/marts/matrix", *DQ_MODELS, "--indirect-selection", "cautious"], db,
+        target, check=False)
     dirty_results = run_results(target)
     shutil.copyfile(db, work / "dirty" / db.name)
     return {"work": work, "db": db, "target": target,
@@ -275,6 +279,25 @@ def test_r08_staging_flags_not_drops(dirty_build):
                      "turn_type, stamp, stamp_invalid from staging.stg_matrix__turns "
                      "where scenario_id = 'S9' and turn_index = 1")
     assert rows == [(None, True, None, True, True, "coder", None, True)]
+
+
+def test_dq_warn_tests_fire_on_planted_records(clean_build, dirty_build):
+    """Claims of the logs (typing, R12 stamp guards) warn, and their rows are the planted records."""
+    for name in DQ_TESTS:
+        assert clean_build[2][name]["status"] == "pass", name
+        assert dirty_build[2][name]["status"] == "warn", (name, dirty_build[2][name])
+        assert dirty_build[2][name]["failures"] >= 1
+    db = dirty_build[0]
+    r12 = query(db, "select source_family, detail from intermediate.int_dq__r12_matrix_naive_stamps "
+                    "union all select source_family, detail from intermediate.int_dq__r12_layered_naive_stamps "
+                    "order by 1")
+    assert r12 == [("layered", "stamp '2026-08-15 07:00:00' has no UTC offset (read as UTC)"),
+                   ("matrix", "stamp 'yesterday' does not parse as a timestamp")]
+    typing = query(db, "select detail from intermediate.int_dq__layered_uncastable_values order by 1")
+    assert [d for (d,) in typing] == [
+        "l1_cost did not cast to a number; typed as NULL",
+        "measurement is missing or not one of l1, l2plan, l2conv, l3, total; typed as NULL",
+        "passed did not cast to a boolean; typed as NULL"]
 
 
 def test_r08_pooled_evidence_classes_fail(clean_build, tampered):

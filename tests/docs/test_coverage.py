@@ -38,7 +38,7 @@ def coverage_gaps(manifest: dict, catalog: dict) -> dict[str, list[str]]:
 
 
 def rule_test_gaps(manifest: dict) -> list[str]:
-    """Rule tests whose description does not name their rule id (e.g. 'R07')."""
+    """Rule tests whose description does not name their rule id (e.g. 'R07') and explain it in a sentence."""
     bad = []
     for node in manifest.get("nodes", {}).values():
         if node.get("resource_type") != "test":
@@ -48,7 +48,8 @@ def rule_test_gaps(manifest: dict) -> list[str]:
             continue
         rid = f"R{m.group(1)}"
         desc = node.get("description") or ""
-        if not re.search(rf"\b{rid}\b", desc, flags=re.IGNORECASE):
+        explained = len(re.sub(rf"\b{rid}\b", "", desc, flags=re.IGNORECASE).strip(" :.-")) >= 20
+        if not re.search(rf"\b{rid}\b", desc, flags=re.IGNORECASE) or not explained:
             bad.append(f"{node['name']} ({node.get('original_file_path')}): description {desc[:60]!r}")
     return sorted(bad)
 
@@ -119,6 +120,7 @@ def test_rule_test_checker_reports_a_description_without_its_rule_id():
     assert rule_test_gaps(_fake()[0]) == []
     assert len(rule_test_gaps(_fake(test_desc="change matches its detail (R4)")[0])) == 1
     assert len(rule_test_gaps(_fake(test_desc="")[0])) == 1
+    assert len(rule_test_gaps(_fake(test_desc="R04")[0])) == 1          # names the rule, explains nothing
 
 
 def test_every_rule_has_a_negative_control_in_pytest():

@@ -32,3 +32,9 @@ def test_docs_serve_binds_loopback_only(docs_build):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_site_ships_the_analyst_guide_linked_from_the_overview(docs_build):
+    guide = docs_build.site.parent / "analysts.html"
+    assert guide.exists() and "Ten questions" in guide.read_text(encoding="utf-8")
+    assert "](analysts.html)" in docs_build.site.read_text(encoding="utf-8")   # the overview's link

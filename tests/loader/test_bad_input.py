@@ -194,6 +194,10 @@ def test_same_content_under_two_names(tmp_path):
     dup = [f for f in s.files if f.status == "duplicate"][0]
     assert dup.path == str(b) and dup.duplicate_of == str(a)
     assert q(db, "SELECT count(*) FROM raw.big_lines WHERE source_file = ?", [str(b)]) == [(0,)]
+    assert q(db, "SELECT duplicate_of FROM raw.files WHERE source_file = ?", [str(b)]) == [(str(a),)]
+    again = load(tmp_path, db)                    # reload (re-checks racy files): still one copy, still a duplicate
+    assert again.records_landed == 0 and q(db, "SELECT count(*) FROM raw.big_lines") == [(2,)]
+    assert q(db, "SELECT duplicate_of FROM raw.files WHERE source_file = ?", [str(b)]) == [(str(a),)]
 
 
 def test_file_rewritten_in_place_is_replaced_as_a_unit(tmp_path):

@@ -10,7 +10,6 @@ import random
 import signal
 import stat
 import time
-from pathlib import Path
 
 import duckdb
 import pytest
@@ -133,3 +132,37 @@ def test_failed_build_changes_neither_file_and_no_publish_waits_for_publish(buil
     assert_consistent(snap)
     assert snap["mart"][:2] == expected
     assert stat.S_IMODE(target.stat().st_mode) == 0o444
+
+
+def test_in_place_build_publishes_without_a_copy(built):
+    db, _ = built
+    insert_lines(db, 1, 3)
+    proc = evalhouse(["build", "--db", str(db), "--in-place"], db.parent)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    snap = snapshot(analyst_path(db))
+    assert_consistent(snap)
+    assert snap["mart"][:2] == expected_counts({0: 5, 1: 3})
+    assert snapshot(db) == snap
+    assert stat.S_IMODE(analyst_path(db).stat().st_mode) == 0o444
+    assert not list(db.parent.glob("evalhouse.build.*"))
+
+
+def test_sigterm_stops_the_build_and_cleans_up(built):
+    db, build_s = built
+    insert_lines(db, 1, 3)
+    analyst_before, work_before = file_sha(analyst_path(db)), file_sha(db)
+    proc = start(["build", "--db", str(db)], db.parent)
+    deadline = time.monotonic() + 120
+    kids: list[int] = []
+    while not kids and proc.poll() is None and time.monotonic() < deadline:
+        kids = children_of(proc.pid)  # dbt has started
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the build finished before SIGTERM arrived")
+    assert proc.returncode == 143
+    assert wait_gone(kids) == []
+    assert file_sha(analyst_path(db)) == analyst_before
+    assert file_sha(db) == work_before
+    assert not list(db.parent.glob("evalhouse.build.*"))

@@ -1,8 +1,8 @@
 """Issue 5, last bullet: recompute mart rows' intervals in Python (scripts/stats_oracle.py: scipy /
 numpy, not the SQL macros) from the fct_* rows beneath them, and require agreement to 1e-9.
 
-One session build of the clean fixtures (brownfield, matrix, coder-eval) with `dbt run` of just the
-marts checked here and their parents."""
+Uses the session build of tests/stats/conftest.py (clean fixtures, the marts checked here and their
+parents, plus the stats models with their unit tests)."""
 from __future__ import annotations
 
 import importlib.util
@@ -11,41 +11,20 @@ from collections import defaultdict
 
 import pytest
 
-from evalhouse.paths import FIXTURES_DIR, PROJECT_DIR
-from helpers import dbt, fresh_db, query
+from evalhouse.paths import PROJECT_DIR
+from helpers import query
 
 _spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
 TOL = 1e-9
-MARTS = ["big_rates", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons"]
 
 
 def close(got, want):
     if want is None:
         return got is None
     return got is not None and abs(got - want) <= TOL
-
-
-@pytest.fixture(scope="session")
-def mart_db(tmp_path_factory):
-    from evalhouse.load import load_paths
-
-    tmp = tmp_path_factory.mktemp("stats_marts")
-    db = fresh_db(tmp / "warehouse.duckdb")  # not "marts.duckdb": the catalog name would clash with the schema
-    load_paths([FIXTURES_DIR / "brownfield" / "clean", FIXTURES_DIR / "brownfield_matrix" / "clean",
-                FIXTURES_DIR / "coder_eval"], db=db)
-    # seeds + models only (the data tests belong to the suites of the marts' owners). check=False: each
-    # test below requires only its own mart (and parents) to have built, see need().
-    target = tmp / "target"
-    proc = dbt(["build", "--select", *[f"+{m}" for m in MARTS], "--exclude-resource-type", "test", "unit_test"], db,
-               target, check=False)
-    status = {}
-    results = json.loads((target / "run_results.json").read_text())["results"] if (target / "run_results.json").exists() else []
-    for r in results:
-        status[r["unique_id"].split(".")[-1]] = (r["status"], r.get("message"))
-    return db, status, proc.stdout[-4000:]
 
 
 def need(mart_db, mart: str):
@@ -156,3 +135,52 @@ def test_ce_variant_comparisons_tests_and_intervals(mart_db):
         assert close(mdd, oracle.mdd(se))
         if p is not None:
             assert close(p, oracle.mcnemar_p(b, c)), (b, c, p)
+    assert any(r[7] is not None for r in rows) and any(r[1] is not None for r in rows)
+
+
+def test_big_ablation_pairs_recomputed_from_fct_big_runs(mart_db):
+    """R07 pairs: replicates averaged per (scenario, arm), d = on - off, SE clustered by scenario."""
+    db = need(mart_db, "big_ablation_pairs")
+    runs = query(db, """select kind, model, scenario_id, with_brain, with_plan, change, regress from marts.fct_big_runs
+                        where with_brain is not null and with_plan is not null and scenario_id is not null
+                          and model is not null and kind is not null""")
+    arms = defaultdict(list)  # (ablation, kind, model, other, scenario, on) -> [(change, regress)]
+    for kind, model, scenario, brain, plan, change, regress in runs:
+        arms[("with_brain", kind, model, plan, scenario, brain)].append((change, regress))
+        arms[("with_plan", kind, model, brain, scenario, plan)].append((change, regress))
+
+    def avg(values):
+        values = [v for v in values if v is not None]
+        return sum(values) / len(values) if values else None
+
+    groups = defaultdict(list)  # (ablation, kind, model, other) -> [(scenario, on, off) per metric]
+    for (ablation, kind, model, other, scenario, on), obs in arms.items():
+        if not on or (ablation, kind, model, other, scenario, False) not in arms:
+            continue
+        off = arms[(ablation, kind, model, other, scenario, False)]
+        groups[(ablation, kind, model, other)].append(
+            (scenario, [(avg([o[i] for o in obs]), avg([o[i] for o in off])) for i in (0, 1)]))
+    rows = query(db, """select ablation, kind, model, case when ablation = 'with_brain' then with_plan else with_brain end,
+                               n_pairs, change_diff_mean, change_diff_se, change_diff_ci_low, change_diff_ci_high,
+                               change_diff_mdd, change_arm_corr, regress_diff_mean, regress_diff_se,
+                               regress_diff_ci_low, regress_diff_ci_high, regress_diff_mdd, regress_arm_corr
+                        from marts.big_ablation_pairs""")
+    assert rows and len(rows) == len(groups)
+    n_with_se = 0
+    for ablation, kind, model, other, n_pairs, *got in rows:
+        pairs = groups[(ablation, kind, model, other)]
+        assert n_pairs == len(pairs)
+        want = []
+        for i in (0, 1):
+            both = [(s, m[i][0], m[i][1]) for s, m in pairs if m[i][0] is not None and m[i][1] is not None]
+            by_scenario = defaultdict(list)
+            for s, on, off in both:
+                by_scenario[s].append(on - off)
+            mean = sum(on - off for _, on, off in both) / len(both) if both else None
+            se = oracle.cluster_se_two_pass([sum(v) for v in by_scenario.values()], [len(v) for v in by_scenario.values()])
+            lo, hi = oracle.mean_ci(mean, se, -1.0, 1.0)
+            corr = oracle.pearson([on for _, on, _ in both], [off for _, _, off in both]) if len(both) >= 2 else None
+            want += [mean, se, lo, hi, oracle.mdd(se), corr]
+        assert all(close(g, w) for g, w in zip(got, want)), (ablation, kind, model, other, got, want)
+        n_with_se += got[1] is not None
+    assert n_with_se > 0

@@ -208,16 +208,13 @@ def test_generated_unit_tests_and_seeds_are_up_to_date():
     assert (0.094531206, 0.905468794) == tuple(round(x, 9) for x in oracle.wilson(1, 2))
 
 
-def test_stats_models_and_unit_tests_build(tmp_path):
-    """dbt build of the stats seeds/models: every unit test passes, and the models agree with the oracle."""
-    db = fresh_db(tmp_path / "stats.duckdb")
-    target = tmp_path / "target"
-    dbt(["build", "--select", "path:seeds/stats", "path:models/intermediate/stats"], db, target)
-    # read run_results.json directly: helpers.run_results keys by model name, which unit tests share
-    results = json.loads((target / "run_results.json").read_text())["results"]
-    unit = {r["unique_id"]: r for r in results if r["unique_id"].startswith("unit_test.")}
-    assert len(unit) == len(oracle.unit_tests()) >= 16
-    assert all(v["status"] == "pass" for v in unit.values()), unit
+def test_stats_models_and_unit_tests_build(mart_db):
+    """dbt build of the stats seeds/models (session build, conftest.py): every unit test passes, and the
+    models agree with the oracle."""
+    db, status, log = mart_db
+    unit = {k: v for k, v in status.items() if k.startswith("unit_test.evalhouse.int_stats__")}
+    assert len(unit) == len(oracle.unit_tests()) >= 16, log
+    assert all(v[0] == "pass" for v in unit.values()), unit
     wilson = query(db, "select k, n, wilson_low, wilson_high from intermediate.int_stats__wilson")
     assert len(wilson) == sum(len(v) for v in oracle.WILSON.values())
     for k, n, lo, hi in wilson:

@@ -1,0 +1,36 @@
+"""Session build shared by tests/stats: load the clean fixtures, then ONE `dbt build` of the marts whose
+intervals test_mart_intervals.py recomputes (and their parents) plus the stats seeds/models with their
+unit tests. Data tests are excluded (they belong to the suites of the marts' owners); check=False so a
+broken mart elsewhere only fails the tests that need it (see test_mart_intervals.need)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalhouse.paths import FIXTURES_DIR
+from helpers import dbt, fresh_db
+
+MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons"]
+
+
+@pytest.fixture(scope="session")
+def mart_db(tmp_path_factory):
+    """(db, {node name or unit-test unique_id: (status, message)}, tail of dbt's output)."""
+    from evalhouse.load import load_paths
+
+    tmp = tmp_path_factory.mktemp("stats_marts")
+    db = fresh_db(tmp / "warehouse.duckdb")  # not "marts.duckdb": the catalog name would clash with the schema
+    load_paths([FIXTURES_DIR / "brownfield" / "clean", FIXTURES_DIR / "brownfield_matrix" / "clean",
+                FIXTURES_DIR / "coder_eval"], db=db)
+    target = tmp / "target"
+    proc = dbt(["build", "--select", *[f"+{m}" for m in MARTS], "path:seeds/stats", "path:models/intermediate/stats",
+                "--exclude-resource-type", "test"], db, target, check=False)
+    status = {}
+    path = target / "run_results.json"
+    for r in json.loads(path.read_text())["results"] if path.exists() else []:
+        entry = (r["status"], r.get("message"))
+        status[r["unique_id"].split(".")[-1]] = entry
+        if r["unique_id"].startswith("unit_test."):
+            status[r["unique_id"]] = entry
+    return db, status, proc.stdout[-4000:]
