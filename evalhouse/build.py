@@ -163,6 +163,37 @@ def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | Non
         raise
 
 
+def dbt_target_dir(target_path: Path | None = None) -> Path:
+    """Where dbt writes run_results.json for a build started with these settings."""
+    if target_path is not None:
+        return Path(target_path)
+    if os.environ.get("DBT_TARGET_PATH"):
+        return Path(os.environ["DBT_TARGET_PATH"])
+    return Path(os.environ.get("EVALHOUSE_DBT_PROJECT_DIR") or PROJECT_DIR) / "target"
+
+
+def run_results_summary(target_path: Path | None = None) -> str | None:
+    """One paragraph from the last run_results.json: node counts by status, then the non-passing ones."""
+    import json
+    from collections import Counter
+
+    path = dbt_target_dir(target_path) / "run_results.json"
+    try:
+        results = json.loads(path.read_text())["results"]
+    except (OSError, ValueError, KeyError):
+        return None
+    counts = Counter(str(r.get("status")) for r in results)
+    line = f"dbt build: {len(results)} nodes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+    notable = [(r["status"], r["unique_id"].split(".")[2] if r["unique_id"].count(".") >= 2 else r["unique_id"],
+                r.get("failures"))
+               for r in results if r.get("status") not in ("success", "pass")]
+    for status, name, failures in notable[:20]:
+        line += f"\n  {status:<5} {name}" + (f" ({failures} rows)" if failures else "")
+    if len(notable) > 20:
+        line += f"\n  ... and {len(notable) - 20} more (see {path})"
+    return line
+
+
 def main_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True, wait: float | None = None,
                in_place: bool = False) -> int:
     # SIGTERM (e.g. a CI timeout) unwinds like Ctrl-C: dbt is stopped and the build copy removed

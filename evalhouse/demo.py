@@ -156,7 +156,7 @@ def headline_tables(path: Path) -> list[tuple[str, list[str], list[tuple]]]:
 
 
 def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | None = None) -> int:
-    from .build import build
+    from .build import build, run_results_summary
 
     db = Path(db).resolve()
     data = Path(data_dir).resolve()
@@ -171,8 +171,13 @@ def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float |
             if rc != 0:
                 eprint(f"evalhouse demo: load failed (exit {rc})")
                 return 1
-            rc = build(db, publish=True, wait=wait)
+            print("evalhouse demo: building the warehouse (dbt build, about a minute; dbt prints errors only)...",
+                  flush=True)
+            rc = build(db, dbt_args=["--quiet"], publish=True, wait=wait)
             build_failed = rc != 0
+            summary = run_results_summary()
+            if summary:
+                print(summary, flush=True)
     except DatabaseBusy as exc:
         eprint(f"evalhouse demo: {exc}")
         return 1

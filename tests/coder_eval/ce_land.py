@@ -79,7 +79,19 @@ def _document(path: Path, kind: str) -> str:
 
 
 def land(db: Path, roots: list[Path]) -> int:
-    """Land every coder-eval document under `roots` into `db`; returns the number of documents."""
+    """Land every coder-eval document under `roots` into `db` with the project's loader
+    (evalhouse.load.load_paths); falls back to land_minimal() when the loader is not importable."""
+    try:
+        from evalhouse.load import load_paths
+    except ImportError:  # pragma: no cover - only before the loader existed
+        return land_minimal(db, roots)
+    summary = load_paths([Path(r) for r in roots], Path(db))
+    assert not summary.errors, summary.errors
+    return summary.records_landed
+
+
+def land_minimal(db: Path, roots: list[Path]) -> int:
+    """Parameters-only INSERT of every coder-eval document under `roots`; returns the number of documents."""
     con = duckdb.connect(str(db))
     n = 0
     try:

@@ -6,7 +6,6 @@ parents, plus the stats models with their unit tests)."""
 from __future__ import annotations
 
 import importlib.util
-import json
 from collections import defaultdict
 
 import pytest
