@@ -343,7 +343,7 @@ def compute(manifest: dict, catalog: dict, mart_prefix: str = MART_PREFIX) -> Li
             rows.extend(_chain(mart, column, rels, edges, unparsed))
     rows.sort(key=lambda r: (r["mart_model"], r["mart_column"], int(r["depth"]), r["upstream_model"],
                              r["upstream_column"], r["raw_json_path"], r["downstream_model"],
-                             r["downstream_column"]))
+                             r["downstream_column"], r["lineage_end"]))
     return LineageResult(rows, unparsed, rels)
 
 

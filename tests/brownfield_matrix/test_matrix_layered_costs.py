@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from helpers import dbt, fresh_db, query, run_results
-from landing import land
+from matrix_landing import land
 
 from evalhouse.paths import PROJECT_DIR
 

@@ -145,13 +145,25 @@ def clean(dirty, dbt_runner):
 
 # ---------------------------------------------------------------- Python oracle over task.json
 def _replicates():
-    """(run, variant, regime) -> task -> list of (category, weighted_score) from the fixture task.json files."""
-    out = defaultdict(lambda: defaultdict(list))
+    """(run, variant, regime) -> task -> list of (category, weighted_score) from the fixture task.json files.
+    regime = environment_info.system_prompt_semantics, 'pre_append' when the key is absent; a synthetic
+    record (BUILD_FAILED, environment_info {}) takes its variant's single regime (fct_ce_replicates' rule)."""
+    reps = []
     for p in sorted(CORPUS.rglob("task.json")):
         d = json.loads(p.read_text())
         run = next(q for q in p.parents if (q / "run.json").is_file()).name
-        regime = (d.get("environment_info") or {}).get("system_prompt_semantics", "pre_append")
-        out[(run, d["variant_id"], regime)][d["task_id"]].append((CATEGORY[d["final_status"]], d.get("weighted_score")))
+        env = d.get("environment_info") or {}
+        regime = env.get("system_prompt_semantics", "pre_append") if env else None
+        reps.append((run, d["variant_id"], regime, d["task_id"], CATEGORY[d["final_status"]], d.get("weighted_score")))
+    regimes = defaultdict(set)
+    for run, var, regime, *_ in reps:
+        if regime is not None:
+            regimes[(run, var)].add(regime)
+    out = defaultdict(lambda: defaultdict(list))
+    for run, var, regime, task, cat, score in reps:
+        if regime is None and len(regimes[(run, var)]) == 1:
+            regime = next(iter(regimes[(run, var)]))
+        out[(run, var, regime)][task].append((cat, score))
     return out
 
 
@@ -215,8 +227,8 @@ def test_ce_variant_rates_python_oracle(corpus):
             assert _close(alo, max(0.0, w["avg"] - Z * w["se"])) and _close(ahi, min(1.0, w["avg"] + Z * w["se"])), key
         else:
             assert alo is None and ahi is None, key
-    # sanity: the oracle covers the interesting cases (a regime split, a nothing-measured stratum)
-    assert ("gen_ab_experiment", "opus", "pre_append") in want
+    # sanity: the oracle covers the interesting cases (legacy pre_append, a nothing-measured stratum)
+    assert ("gen_legacy_shapes", "default", "pre_append") in want
     assert want[("gen_execute_only", "default", "append")]["pass_rate"] is None
 
 
@@ -260,9 +272,9 @@ def test_ce_variant_rates_task_grain_and_stored_columns(corpus):
         select run_id, variant_id, system_prompt_regime, pass_rate, task_pass_rate,
                variant_json_task_pass_rate_stored, variant_json_is_stale, variant_json_spans_regimes
         from marts.ce_variant_rates""")}
-    # gen_ab_experiment/opus: 4 of 11 append replicates pass, but no task passes every replicate (R21)
+    # gen_ab_experiment/opus: 4 of 12 replicates pass, but no task passes every replicate (R21)
     pr, tpr, stored, stale, spans = rows[("gen_ab_experiment", "opus", "append")]
-    assert _close(pr, 4 / 11) and tpr == 0.0 and stored == 0.0 and stale is False and spans is True
+    assert _close(pr, 4 / 12) and tpr == 0.0 and stored == 0.0 and stale is False and spans is False
     # cli_execute_then_grade: variant.json was not rewritten by the detached grade (R24)
     assert rows[("cli_execute_then_grade", "default", "unknown")][3] is True
     # gen_execute_only: nothing measured -> NULL at both grains, although variant.json says 0.0
@@ -347,11 +359,12 @@ def tampered(corpus, dbt_runner):
                 where r.run_id = v.run_id and r.variant_id = v.variant_id
                   and r.system_prompt_regime = v.system_prompt_regime and r.status_category not in ('error', 'ungraded'))
             where v.run_id = 'cli_agentless_ab' and v.variant_id = 'control'""")
-        # R20: opus' pre_append replicate pooled into the append row
-        con.execute("""delete from marts.ce_variant_rates where run_id = 'gen_ab_experiment' and variant_id = 'opus'
-                       and system_prompt_regime = 'pre_append'""")
-        con.execute("""update marts.ce_variant_rates set n_replicates = 12 where run_id = 'gen_ab_experiment'
-                       and variant_id = 'opus' and system_prompt_regime = 'append'""")
+        # R20: a replicate of another regime pooled into opus' append row, and a row for a regime
+        # stratum that holds no replicate (sonnet's row relabelled into a second regime)
+        con.execute("""update marts.ce_variant_rates set n_replicates = n_replicates + 1, n_graded = n_graded + 1,
+                       n_failed = n_failed + 1 where run_id = 'gen_ab_experiment' and variant_id = 'opus'""")
+        con.execute("""insert into marts.ce_variant_rates select * replace ('replace' as system_prompt_regime)
+                       from marts.ce_variant_rates where run_id = 'gen_ab_experiment' and variant_id = 'sonnet'""")
         con.execute("update marts.ce_variant_comparisons set n_pairs = n_pairs + 1 where run_id = 'gen_ab_experiment'")
         # R21: the task-grain rate written into the replicate-grain column
         con.execute("""update marts.ce_variant_rates set pass_rate = task_pass_rate
@@ -371,7 +384,7 @@ def test_r17_average_score_negative_control(tampered):
 
 
 def test_r20_rates_negative_control(tampered):
-    # the pooled append row (12 != 11 replicates) and the missing pre_append stratum
+    # the pooled opus row (13 != 12 replicates) and the row of a regime stratum with no replicate
     assert tampered["r20_ce_variant_rates_single_regime"]["status"] == "fail"
     assert tampered["r20_ce_variant_rates_single_regime"]["failures"] == 2
 

@@ -129,6 +129,7 @@ def test_every_rule_has_a_negative_control_in_pytest():
 
     found = set()
     for path in (PROJECT_DIR / "tests").rglob("test_*.py"):
-        found |= {int(n) for n in re.findall(r"def test_r(\d\d)_", path.read_text(errors="replace"))}
+        for ids in re.findall(r"def test_((?:r\d\d_)+)", path.read_text(errors="replace")):
+            found |= {int(n) for n in re.findall(r"r(\d\d)_", ids)}     # test_r03_r04_...: several rules
     missing = [f"R{i:02d}" for i in range(1, 27) if i not in found]
     assert not missing, f"rules without a pytest negative control named test_r<NN>_*: {missing}"

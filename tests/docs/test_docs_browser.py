@@ -37,7 +37,7 @@ def _driver(profile_dir: Path):
     return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
 
 
-def _wait_for(fn, timeout=20.0, what="element"):
+def _wait_for(fn, timeout=90.0, what="element"):
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:

@@ -38,3 +38,10 @@ def test_site_ships_the_analyst_guide_linked_from_the_overview(docs_build):
     guide = docs_build.site.parent / "analysts.html"
     assert guide.exists() and "Ten questions" in guide.read_text(encoding="utf-8")
     assert "](analysts.html)" in docs_build.site.read_text(encoding="utf-8")   # the overview's link
+
+
+def test_overview_lists_each_rule_with_its_tests_and_negative_controls(docs_build):
+    html = docs_build.site.read_text(encoding="utf-8")
+    assert "Rule tests and their negative controls" in html
+    for i in range(1, 27):
+        assert f"| **R{i:02d}** |" in html

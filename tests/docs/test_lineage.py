@@ -112,8 +112,12 @@ def test_every_mart_column_has_lineage_to_raw_or_a_seed(docs_build):
 def test_committed_lineage_csv_is_current(docs_build):
     committed = Path(L.__file__).resolve().parent.parent / "seeds" / "lineage" / "field_lineage_computed.csv"
     current = L.to_csv(docs_build.lineage.rows)
-    assert committed.read_text() == current, (
-        "seeds/lineage/field_lineage_computed.csv is stale: run `make lineage` and commit it")
+    if committed.read_text() != current:
+        old, new = set(committed.read_text().splitlines()), set(current.splitlines())
+        changed = sorted({line.split(",", 2)[0] + "." + line.split(",", 2)[1] for line in old ^ new})
+        pytest.fail("seeds/lineage/field_lineage_computed.csv is stale: run `make lineage` and commit it "
+                    f"({len(old - new)} rows gone, {len(new - old)} new; mart columns: {', '.join(changed[:15])}"
+                    f"{' ...' if len(changed) > 15 else ''})")
 
 
 def test_marts_field_lineage_holds_the_committed_rows(docs_build):

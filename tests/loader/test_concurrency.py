@@ -3,19 +3,19 @@ fails with a clear message and exit 1); nothing is corrupted and the counts are 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 
 from lutil import EVALHOUSE, q, write
 
-N = 20000
+N = 20000        # big enough that the second load starts while the first runs
+SMALL = 2000
 
 
-def _setup(tmp_path):
+def _setup(tmp_path, n=N):
     write(tmp_path / "data" / "logs_big" / "a.jsonl",
-          "".join(json.dumps({"i": i, "pad": "p" * 60}) + "\n" for i in range(N)))
+          "".join(json.dumps({"i": i, "pad": "p" * 60}) + "\n" for i in range(n)))
     return tmp_path / "data", tmp_path / "w.duckdb"
 
 
@@ -51,11 +51,11 @@ def test_second_load_waits_then_lands_nothing_new(tmp_path):
 
 
 def test_second_load_told_not_to_wait_fails_clearly(tmp_path):
-    root, db = _setup(tmp_path)
+    root, db = _setup(tmp_path, SMALL)
     cmd = [EVALHOUSE, "load", str(root), "--db", str(db)]
     assert subprocess.run(cmd, capture_output=True, timeout=120).returncode == 0
     with open(root / "logs_big" / "a.jsonl", "a") as fh:
-        fh.write(json.dumps({"i": N}) + "\n")
+        fh.write(json.dumps({"i": SMALL}) + "\n")
     # a real process holding the evalhouse lock exactly as a running load does
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\nfrom evalhouse.locking import db_lock\n"
@@ -74,16 +74,16 @@ def test_second_load_told_not_to_wait_fails_clearly(tmp_path):
         assert proc.returncode == 1
         assert "busy" in proc.stderr and f"pid {holder.pid}" in proc.stderr and "Retry" in proc.stderr
     assert "waited 1s" in third.stderr and waited >= 1
-    assert q(db, "SELECT count(*) FROM raw.big_lines") == [(N,)]
+    assert q(db, "SELECT count(*) FROM raw.big_lines") == [(SMALL,)]
     assert q(db, "SELECT count(*) FROM raw.loads") == [(1,)]
     # once the holder is gone, the next load lands exactly the appended line
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "records landed 1;" in proc.stdout
-    assert q(db, "SELECT count(*), max(source_line) FROM raw.big_lines") == [(N + 1, N + 1)]
+    assert q(db, "SELECT count(*), max(source_line) FROM raw.big_lines") == [(SMALL + 1, SMALL + 1)]
 
 
 def test_load_while_another_program_holds_the_file_fails_clearly(tmp_path):
-    root, db = _setup(tmp_path)
+    root, db = _setup(tmp_path, SMALL)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('open', flush=True); "
                                "time.sleep(60)", str(db)], stdout=subprocess.PIPE, text=True)
@@ -98,11 +98,11 @@ def test_load_while_another_program_holds_the_file_fails_clearly(tmp_path):
         holder.wait()
     proc = subprocess.run([EVALHOUSE, "load", str(root), "--db", str(db)], capture_output=True, text=True,
                           timeout=120)
-    assert proc.returncode == 0 and q(db, "SELECT count(*) FROM raw.big_lines") == [(N,)]
+    assert proc.returncode == 0 and q(db, "SELECT count(*) FROM raw.big_lines") == [(SMALL,)]
 
 
 def test_load_waits_for_the_lock_holder_to_finish(tmp_path):
-    root, db = _setup(tmp_path)
+    root, db = _setup(tmp_path, SMALL)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\nfrom evalhouse.locking import db_lock\n"
                                "with db_lock(sys.argv[1], what='load'):\n    print('held', flush=True)\n"
@@ -114,4 +114,4 @@ def test_load_waits_for_the_lock_holder_to_finish(tmp_path):
     holder.wait()
     assert proc.returncode == 0, proc.stderr
     assert holder.returncode == 0 and time.monotonic() - t0 >= 1.0
-    assert q(db, "SELECT count(*) FROM raw.big_lines") == [(N,)]
+    assert q(db, "SELECT count(*) FROM raw.big_lines") == [(SMALL,)]

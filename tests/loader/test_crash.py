@@ -11,7 +11,6 @@ import signal
 import subprocess
 import time
 
-import pytest
 
 from lutil import EVALHOUSE, fingerprint, load, q, write
 
