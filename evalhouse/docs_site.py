@@ -74,10 +74,11 @@ def build_warehouse(work: Path, db: Path | None = None, with_data: bool = True) 
 
 
 def generate(db: Path, target: Path, build: bool = True) -> None:
-    """dbt seed + run (models only; tests are `make test`'s job) and `dbt docs generate --static`."""
+    """Seeds + models in one `dbt build` without tests (those are `make test`'s job), then
+    `dbt docs generate --static`."""
     if build:
-        _dbt(["seed", "--quiet"], db, target, required=False)
-        _dbt(["run", "--quiet"], db, target, required=False)
+        _dbt(["build", "--quiet", "--exclude-resource-type", "test", "--exclude-resource-type", "unit_test"],
+             db, target, required=False)
     _dbt(["docs", "generate", "--static", "--quiet"], db, target, required=True)
 
 

@@ -28,7 +28,7 @@ Z = 1.959963984540054
 # models: the big marts, data_quality_findings and everything upstream of them; tests: only the big
 # family's own (dbt tests and unit tests of other families are left to their own suites)
 BIG_SELECT = [
-    "+data_quality_findings,resource_type:model", "+fct_big_runs", "+big_rates", "+awareness_rates",
+    "+data_quality_findings,resource_type:model", "+data_quality_findings,resource_type:seed", "+fct_big_runs", "+big_rates", "+awareness_rates",
     "+big_ablation_pairs", "path:models/staging/big", "path:models/staging/raw", "path:models/intermediate/big",
     "path:models/intermediate/dq/_int_dq__models.yml", "path:models/marts/big",
     "path:models/marts/_data_quality_findings.yml",

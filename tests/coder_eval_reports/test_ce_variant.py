@@ -454,3 +454,24 @@ def test_report_staging_types_legacy_and_modern(corpus):
     assert suites["sentiment_suite"] == (0, False, 0.625, 2)
     # every per_replicate_scores entry of the corpus is typed (96 scores in 7 experiment.json files)
     assert query(db, "select count(*), count(score) from staging.stg_coder_eval__per_replicate_scores")[0] == (96, 96)
+
+
+def test_report_staging_flags_uncastable_values(corpus, tmp_path):
+    """Staging never drops a document: a value that does not cast becomes NULL and is named in
+    invalid_fields (the staging layer is views, so a raw edit in a copy is enough)."""
+    db, _ = corpus
+    copy = tmp_path / "wh.duckdb"
+    shutil.copy(db, copy)
+    src = str(CORPUS / "cli_agentless_ab/control/variant.json")
+    doc = json.loads(Path(src).read_text())
+    doc.update(tasks_run="four", average_score="high")
+    con = duckdb.connect(str(copy))
+    try:
+        con.execute("update raw.ce_variant_docs set document = ? where source_file = ?", [json.dumps(doc), src])
+        row = con.execute("""select tasks_run, average_score, tasks_succeeded, invalid_fields, has_invalid_fields
+                             from staging.stg_coder_eval__variants where source_file = ?""", [src]).fetchall()
+        n = con.execute("select count(*) from staging.stg_coder_eval__variants").fetchall()[0][0]
+    finally:
+        con.close()
+    assert row == [(None, None, 1, "tasks_run, average_score", True)]
+    assert n == 12

@@ -1,6 +1,6 @@
 """Column-level lineage (evalhouse/lineage.py): computed from compiled SQL, back to raw JSON paths or seeds.
 
-1. A small dbt project (tests/docs/lineage_toy) with hand-known lineage: JSON paths through macros, CTEs,
+1. A small dbt project (tests/docs/lineage_toy, compiled with the REAL macros/engine macros) with hand-known lineage: JSON paths, CTEs,
    a json_each unnest, a fragment read again in a later model, a seed join, counts and a constant
    (the negative control: a mart column whose lineage ends in a constant is reported).
 2. The real project: the committed seeds/lineage/field_lineage_computed.csv equals what the current
