@@ -469,7 +469,7 @@ def bench(args) -> dict:
     files = jsonl_files(main_root)
     size = dir_bytes(files)
     R["input"] = {"lines": n, "bytes": size, "files": len(files), "bytes_per_line": round(size / n, 1)}
-    db_main = fresh_db(work / "main.duckdb")
+    db_main = fresh_db(work / "warehouse_main.duckdb")  # not "main": dbt-duckdb names the catalog after the file
     log(f"load {n} lines ({size / 1e6:.0f} MB) + DuckDB scan, same process")
     first = run_worker({"op": "load", "paths": [str(main_root)], "db": str(db_main), "warm": files,
                         "scan": files, "statement_profile": True})
@@ -503,26 +503,61 @@ def bench(args) -> dict:
     # ---- 4. doubling the input -----------------------------------------------------------------------
     log("peak RSS at 2x input")
     double_root = copy_tree(pristine, work / "big_double", times=2)
-    dbl = run_worker({"op": "load", "paths": [str(double_root)], "db": str(fresh_db(work / "double.duckdb"))})
+    dbl = run_worker({"op": "load", "paths": [str(double_root)], "db": str(fresh_db(work / "wh_double.duckdb"))})
     R["double_load"] = dbl
     shutil.rmtree(double_root)
-    (work / "double.duckdb").unlink()
+    (work / "wh_double.duckdb").unlink()
     ratio = dbl["peak_rss_mb"] / first["peak_rss_mb"]
     figure(results, "rss_doubling", ratio, "x peak RSS at 2x input",
            f"peak RSS at {n} lines = {first['peak_rss_mb']:.0f} MB", "< 2 (flat is ~1)", ratio < 2,
            measured_mb=dbl["peak_rss_mb"], baseline_mb=first["peak_rss_mb"],
            load_time_ratio=dbl["load_s"] / first["load_s"])
 
-    # ---- 5. dbt build: fixed cost, scaling, second build after 1% append -----------------------------
+    # ---- 5. dbt build: fixed cost, scaling; 1% append (loader); second build --------------------------
+    builds, fixed = {}, None
+    if not args.no_dbt:
+        fixed, builds = bench_builds(args, results, work, data, db_main, n)
+    log("append 1% new lines, load them")
+    extra = big_data(data, max(1, n // 100), seed=8)
+    appended = append_new_lines(main_root, extra)
+    app = run_worker({"op": "load", "paths": [str(main_root)], "db": str(db_main)})
+    R["append"] = {**app, "lines_appended": appended}
+    ratio = app["load_s"] / first["load_s"]
+    figure(results, "append_1pct", ratio, "of first load", f"first load = {first['load_s']:.2f}s", "<= 0.05",
+           ratio <= 0.05, measured_s=app["load_s"], baseline_s=first["load_s"], lines_appended=appended,
+           records_landed=app["records_landed"])
+    if args.no_dbt:
+        for key in ("dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates",
+                    "query_fct_big_runs"):
+            figure(results, key, None, "", "", "", None, skipped="--no-dbt")
+    else:
+        bench_second_build(args, results, work, db_main, n, fixed, builds)
+        bench_queries(args, results, db_main)
+
+    # ---- 7. coder-eval -------------------------------------------------------------------------------
+    db_ce = bench_ce(args, results, work, fixed)
+
+    results["machine"]["loadavg_end"] = os.getloadavg()
+    results["total_s"] = time.perf_counter() - t_start
+    if not args.keep:
+        for p in (db_main, work / "users.duckdb", db_ce, work / "wh_empty.duckdb"):
+            if p.exists():
+                p.unlink()
+    return results
+
+
+def bench_builds(args, results, work, data, db_main, n):
+    """dbt build on an empty warehouse (fixed cost), at each smaller scale, and on the main warehouse."""
+    R = results["raw"]
     log("dbt build on an empty warehouse (fixed cost)")
-    empty = dbt_build(fresh_db(work / "empty.duckdb"), work / "t_empty")
+    empty = dbt_build(fresh_db(work / "wh_empty.duckdb"), work / "t_empty")
     R["build_empty"] = empty
     builds = {}
     for k in sorted(set(args.scales)):
         if k >= n:
             continue
         root_k = big_data(data, k)
-        db_k = fresh_db(work / f"scale_{k}.duckdb")
+        db_k = fresh_db(work / f"wh_scale_{k}.duckdb")
         run_worker({"op": "load", "paths": [str(root_k)], "db": str(db_k)})
         log(f"dbt build at {k} runs")
         builds[k] = dbt_build(db_k, work / f"t_scale_{k}")
@@ -537,37 +572,33 @@ def bench(args) -> dict:
         v1, v2 = b1["seconds"] - fixed, b2["seconds"] - fixed
         exps.append(math.log(v2 / v1) / math.log(n2 / n1) if v1 > 0 and v2 > 0 else None)
     worst = max((e for e in exps if e is not None), default=None)
+    ok = all(b["returncode"] == 0 for b in [empty, *builds.values()])
     figure(results, "dbt_build_fixed_cost", fixed, "s", "build on an empty warehouse (raw schema only)",
-           "stated", True, statuses=empty.get("statuses"))
+           "stated", True, statuses=empty.get("statuses"), all_builds_succeeded=ok)
     figure(results, "dbt_build_scaling", worst, "growth exponent of (t - fixed) vs runs",
            f"fixed cost {fixed:.1f}s", "<= 1.0 (linear; 1.15 allowed for noise)",
            None if worst is None else worst <= 1.15,
            points={str(k): round(b["seconds"], 2) for k, b in pts},
            variable_s_per_1k_runs={str(k): round((b["seconds"] - fixed) / k * 1000, 4) for k, b in pts},
            exponents=[None if e is None else round(e, 3) for e in exps],
-           ratio_to_fixed={str(k): round(b["seconds"] / fixed, 3) for k, b in pts})
+           ratio_to_fixed={str(k): round(b["seconds"] / fixed, 3) for k, b in pts}, all_builds_succeeded=ok)
+    return fixed, builds
 
-    log("append 1% new lines, load them")
-    extra = big_data(data, max(1, n // 100), seed=8)
-    appended = append_new_lines(main_root, extra)
-    app = run_worker({"op": "load", "paths": [str(main_root)], "db": str(db_main)})
-    R["append"] = {**app, "lines_appended": appended}
-    ratio = app["load_s"] / first["load_s"]
-    figure(results, "append_1pct", ratio, "of first load", f"first load = {first['load_s']:.2f}s", "<= 0.05",
-           ratio <= 0.05, measured_s=app["load_s"], baseline_s=first["load_s"], lines_appended=appended,
-           records_landed=app["records_landed"])
 
+def bench_second_build(args, results, work, db_main, n, fixed, builds):
     log("second dbt build after the 1% append")
     second = dbt_build(db_main, work / "t_second")
-    R["build_second"] = second
+    results["raw"]["build_second"] = second
     ratio = second["seconds"] / builds[n]["seconds"]
     inc = incremental_report(work / "t_second")
     figure(results, "dbt_second_build", ratio, "of first build", f"first build at {n} runs = "
            f"{builds[n]['seconds']:.1f}s", "small fraction (<= 0.2)", ratio <= 0.2,
-           measured_s=second["seconds"], baseline_s=builds[n]["seconds"],
-           excess_over_fixed_ratio=(second["seconds"] - fixed) / max(builds[n]["seconds"] - fixed, 1e-9), **inc)
+           measured_s=second["seconds"], baseline_s=builds[n]["seconds"], succeeded=second["returncode"] == 0,
+           excess_over_fixed_ratio=((second["seconds"] - fixed) / (builds[n]["seconds"] - fixed)
+                                    if builds[n]["seconds"] > fixed else None), **inc)
 
-    # ---- 6. analyst query latency ----------------------------------------------------------------------
+
+def bench_queries(args, results, db_main):
     log("analyst query latency")
     raw_q = time_query(db_main, Q_RAW, args.query_repeats)
     for key, sql in (("query_big_rates", Q_BIG_RATES), ("query_fct_big_runs", Q_FCT)):
@@ -576,18 +607,19 @@ def bench(args) -> dict:
         except Exception as exc:  # noqa: BLE001 - a mart missing (build failed) is reported, not fatal
             figure(results, key, None, "ms p50", "", "< 100 ms", False, error=str(exc)[:300])
             continue
-        figure(results, key, q["p50_s"] * 1000, "ms p50", f"same strata from raw JSON: p50 {raw_q['p50_s'] * 1000:.1f} ms",
-               "< 100 ms", q["p50_s"] < 0.1, speedup_vs_raw=raw_q["p50_s"] / q["p50_s"], raw=raw_q, mart=q,
-               repeats=args.query_repeats)
+        figure(results, key, q["p50_s"] * 1000, "ms p50",
+               f"same strata from raw JSON: p50 {raw_q['p50_s'] * 1000:.1f} ms", "< 100 ms", q["p50_s"] < 0.1,
+               speedup_vs_raw=raw_q["p50_s"] / q["p50_s"], raw=raw_q, mart=q, repeats=args.query_repeats)
 
-    # ---- 7. coder-eval -------------------------------------------------------------------------------
+
+def bench_ce(args, results, work, fixed):
+    import duckdb
     log(f"coder-eval: synthesise {args.tasks} task.json")
     ce_root, task_files = ce_data(work, args.tasks)
     ce_bytes = dir_bytes(task_files)
-    db_ce = fresh_db(work / "ce.duckdb")
+    db_ce = fresh_db(work / "wh_ce.duckdb")
     ce = run_worker({"op": "load", "paths": [str(ce_root)], "db": str(db_ce),
                      "warm": [str(p) for p in ce_root.rglob("*") if p.is_file()]})
-    import duckdb
     con = duckdb.connect()
     times = []
     for _ in range(3):
@@ -597,28 +629,27 @@ def bench(args) -> dict:
         times.append(time.perf_counter() - t)
     con.close()
     rjo = median(times)
-    log("coder-eval dbt build")
-    ce_build = dbt_build(db_ce, work / "t_ce")
-    R["ce"] = {"task_files": len(task_files), "task_bytes": ce_bytes, "load": ce, "read_json_objects_s": rjo,
-               "read_json_objects_runs": times, "read_json_objects_docs": n_docs[0], "build": ce_build}
+    results["raw"]["ce"] = {"task_files": len(task_files), "task_bytes": ce_bytes, "load": ce,
+                            "read_json_objects_s": rjo, "read_json_objects_runs": times,
+                            "read_json_objects_docs": n_docs[0]}
     ratio = ce["load_s"] / rjo
     figure(results, "ce_load_vs_read_json_objects", ratio, "x", f"DuckDB read_json_objects of the same "
            f"{len(task_files)} task.json = {rjo:.2f}s", "stated (<= 10x)", ratio <= 10, measured_s=ce["load_s"],
            baseline_s=rjo, documents_landed=ce["records_landed"], files_loaded=ce["files_loaded"])
+    if args.no_dbt:
+        figure(results, "ce_load_build_vs_read_json_objects", None, "", "", "", None, skipped="--no-dbt")
+        return db_ce
+    log("coder-eval dbt build")
+    ce_build = dbt_build(db_ce, work / "t_ce")
+    results["raw"]["ce"]["build"] = ce_build
     ratio_b = (ce["load_s"] + ce_build["seconds"]) / rjo
     ratio_v = (ce["load_s"] + max(ce_build["seconds"] - fixed, 0)) / rjo
     figure(results, "ce_load_build_vs_read_json_objects", ratio_b, "x",
            f"read_json_objects = {rjo:.2f}s; build {ce_build['seconds']:.1f}s incl. fixed {fixed:.1f}s",
            "stated (load + variable build <= 50x)", ratio_v <= 50, measured_s=ce["load_s"] + ce_build["seconds"],
-           baseline_s=rjo, ratio_excluding_fixed_cost=ratio_v, build_statuses=ce_build.get("statuses"))
-
-    results["machine"]["loadavg_end"] = os.getloadavg()
-    results["total_s"] = time.perf_counter() - t_start
-    if not args.keep:
-        for p in (db_main, work / "users.duckdb", db_ce):
-            if p.exists():
-                p.unlink()
-    return results
+           baseline_s=rjo, ratio_excluding_fixed_cost=ratio_v, build_statuses=ce_build.get("statuses"),
+           succeeded=ce_build["returncode"] == 0)
+    return db_ce
 
 
 def markdown(results: dict) -> str:
@@ -652,6 +683,7 @@ def main(argv=None) -> int:
     ap.add_argument("--scales", help="comma-separated smaller build scales (the main size is always one)")
     ap.add_argument("--query-repeats", type=int, default=QUERY_REPEATS)
     ap.add_argument("--keep", action="store_true", help="keep the scratch databases")
+    ap.add_argument("--no-dbt", action="store_true", help="skip every dbt build (figures reported as skipped)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
