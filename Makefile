@@ -24,4 +24,4 @@ lint: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_sqlfluff.py
 
 clean:
-	rm -rf target logs demo_data evalhouse.duckdb evalhouse.duckdb.wal
+	rm -rf target logs demo_data evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock

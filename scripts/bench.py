@@ -50,6 +50,12 @@ FULL = dict(lines=1_000_000, tasks=10_000, scales=[10_000, 100_000])
 QUICK = dict(lines=100_000, tasks=1_000, scales=[10_000])
 CE_TEMPLATE = PROJECT / "fixtures" / "coder_eval" / "gen_ab_experiment"
 QUERY_REPEATS = 15
+# every figure results.json carries (tests/bench/test_bench_smoke.py checks them)
+FIGURES = ("loader_vs_scan", "peak_rss", "reload_unchanged", "users_vs_loader", "rss_doubling", "append_1pct",
+           "dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates", "query_fct_big_runs",
+           "ce_load_vs_read_json_objects", "ce_load_build_vs_read_json_objects")
+DBT_FIGURES = ("dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates",
+               "query_fct_big_runs", "ce_load_build_vs_read_json_objects")
 
 # The analyst questions: the same stratified answer from the mart and from raw JSON.
 Q_BIG_RATES = """
@@ -448,7 +454,7 @@ def fresh_db(path: Path) -> Path:
     return path
 
 
-def bench(args) -> dict:
+def bench(args, results: dict) -> dict:
     out = Path(args.out)
     work = out / "work"
     if work.exists():
@@ -458,9 +464,10 @@ def bench(args) -> dict:
     data.mkdir(parents=True, exist_ok=True)
     n = args.lines
     t_start = time.perf_counter()
-    results = {"command": " ".join([os.path.relpath(sys.executable, PROJECT), "scripts/bench.py", *sys.argv[1:]]),
-               "sizes": {"lines": n, "tasks": args.tasks, "scales": sorted(set(args.scales + [n]))},
-               "machine": machine(), "figures": {}, "raw": {}}
+    results.update({"command": " ".join([os.path.relpath(sys.executable, PROJECT), "scripts/bench.py",
+                                         *sys.argv[1:]]),
+                    "sizes": {"lines": n, "tasks": args.tasks, "scales": sorted(set(args.scales + [n]))},
+                    "machine": machine(), "figures": {}, "raw": {}})
     F, R = results["figures"], results["raw"]
 
     # ---- 1. loader vs DuckDB scan; peak RSS ---------------------------------------------------------
@@ -693,9 +700,15 @@ def main(argv=None) -> int:
     args.lines = args.lines or preset["lines"]
     args.tasks = args.tasks or preset["tasks"]
     args.scales = [int(x) for x in args.scales.split(",")] if args.scales else list(preset["scales"])
-    results = bench(args)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    results: dict = {}
+    try:
+        bench(args, results)
+    except BaseException as exc:
+        results["error"] = f"{type(exc).__name__}: {exc}"
+        (out / "results.partial.json").write_text(json.dumps(results, indent=2, default=str))
+        raise
     (out / "results.json").write_text(json.dumps(results, indent=2, default=str))
     md = markdown(results)
     (out / "results.md").write_text(md)

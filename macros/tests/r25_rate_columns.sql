@@ -1,0 +1,132 @@
+{#-
+  R25 (statistics): which mart columns are rates / means, and which denominator, interval and
+  standard-error columns belong to each. Shared by the singular tests
+  tests/dbt/r25_rate_columns_have_denominator_and_interval.sql (catalog) and
+  tests/dbt/r25_intervals_present_when_estimable.sql (per row).
+
+  Reads information_schema.columns of `schema` at execution time (empty list while parsing) and
+  returns one dict per rate / mean column:
+    table, column, lo, hi (interval columns or none), se (standard-error column or none),
+    n_clusters (cluster-count column or none), denominators (list), paired_arm (bool).
+
+  Naming conventions recognised (see models/marts/**):
+  - a rate / mean is a numeric (floating) column whose name has a word pass_rate, rate, mean,
+    accuracy, average, share, proportion or fraction (change_mean, pass_rate, accuracy,
+    average_score, mean_difference, task_pass_rate, error_share_recomputed ...);
+  - its interval is <stem>_ci_low / <stem>_ci_high, stem = the column name, or the name without a
+    leading mean_ / trailing _mean (change_mean -> change_ci_low, mean_difference ->
+    difference_ci_low); a table with exactly one rate column may use plain ci_low / ci_high;
+  - its standard error (clustered interval) is <stem>_se; the cluster count is n_<stem>_clusters or
+    n_clusters, and for a paired difference n_<base>_pairs or n_pairs;
+  - a denominator is an integer column named n_* or holding a word graded, measured or total
+    (n_turns, n_graded, tasks_graded_recomputed, rows_measured, change_assertions_total).
+-#}
+{% macro r25_rate_columns(schema='marts') %}
+    {%- if not execute -%}
+        {{ return([]) }}
+    {%- endif -%}
+    {%- set re = modules.re -%}
+    {%- set catalog_sql -%}
+        select
+            lower(table_name) as table_name,
+            lower(column_name) as column_name,
+            upper(data_type) as data_type
+        from information_schema.columns
+        where
+            lower(table_schema) = '{{ schema }}'
+            and table_catalog = '{{ target.database }}'
+        order by table_name, ordinal_position
+    {%- endset -%}
+    {%- set rows = run_query(catalog_sql).rows -%}
+    {%- set tables = {} -%}
+    {%- for r in rows -%}
+        {%- if r[0] not in tables -%}
+            {%- do tables.update({r[0]: []}) -%}
+        {%- endif -%}
+        {%- do tables[r[0]].append((r[1], r[2])) -%}
+    {%- endfor -%}
+    {%- set rate_re = '(^|_)(pass_rate|rate|mean|accuracy|average|share|proportion|fraction)(_|$)' -%}
+    {#- not estimates themselves: interval bounds, standard errors, minimum detectable differences,
+        correlations; and *_stored: what a log file claims (reconciled by R16 / R24, not an
+        evalhouse estimate; the matching evalhouse figure sits beside it and is checked) -#}
+    {%- set not_rate_re = '(_ci_low|_ci_high|_se|_mdd|_corr|_correlation|_stored)$|^(se|ci)_' -%}
+    {%- set float_re = '^(DOUBLE|FLOAT|REAL|DECIMAL|NUMERIC)' -%}
+    {%- set int_re = '^(BIGINT|INTEGER|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER|INT)' -%}
+    {%- set denominator_re = '^n_|(^|_)(graded|measured|total)(_|$)' -%}
+    {%- set out = [] -%}
+    {%- for table, cols in tables.items() -%}
+        {#- excluded tables: fct_ / dim_ hold one row per record, whose shares (assertion_pass_share
+            of one run) are that record's own measurement, not an estimate over a population;
+            data_quality_findings and field_lineage hold no numbers. -#}
+        {%- if not (table.startswith('fct_') or table.startswith('dim_')
+                    or table in ['data_quality_findings', 'field_lineage']) -%}
+            {%- set names = cols | map(attribute=0) | list -%}
+            {%- set denominators = [] -%}
+            {%- set rates = [] -%}
+            {%- for name, dtype in cols -%}
+                {%- if re.search(int_re, dtype) and re.search(denominator_re, name) -%}
+                    {%- do denominators.append(name) -%}
+                {%- elif re.search(float_re, dtype) and re.search(rate_re, name)
+                         and not re.search(not_rate_re, name) -%}
+                    {%- do rates.append(name) -%}
+                {%- endif -%}
+            {%- endfor -%}
+            {#- a paired comparison (A/B, ablation) carries its interval on the difference; the arm
+                means beside it (change_mean_on / _off, mean_score_a / _b) are its components -#}
+            {%- set ns = namespace(paired=false) -%}
+            {%- for name in names -%}
+                {%- if re.search('(^|_)(diff|difference)_ci_low$', name) -%}
+                    {%- set ns.paired = true -%}
+                {%- endif -%}
+            {%- endfor -%}
+            {%- set own = [] -%}
+            {%- for c in rates -%}
+                {%- if not (ns.paired and re.search('_(on|off|a|b)$', c)) -%}
+                    {%- do own.append(c) -%}
+                {%- endif -%}
+            {%- endfor -%}
+            {%- for c in rates -%}
+                {%- set stems = [c] -%}
+                {%- if c.startswith('mean_') -%}
+                    {%- do stems.append(c[5:]) -%}
+                {%- endif -%}
+                {%- if c.endswith('_mean') -%}
+                    {%- do stems.append(c[:-5]) -%}
+                {%- endif -%}
+                {%- set found = namespace(lo=none, hi=none, se=none, nc=none) -%}
+                {%- for s in stems -%}
+                    {%- if found.lo is none and (s ~ '_ci_low') in names and (s ~ '_ci_high') in names -%}
+                        {%- set found.lo = s ~ '_ci_low' -%}
+                        {%- set found.hi = s ~ '_ci_high' -%}
+                    {%- endif -%}
+                    {%- if found.se is none and (s ~ '_se') in names -%}
+                        {%- set found.se = s ~ '_se' -%}
+                    {%- endif -%}
+                {%- endfor -%}
+                {%- if found.lo is none and own | length == 1 and c in own
+                       and 'ci_low' in names and 'ci_high' in names -%}
+                    {%- set found.lo = 'ci_low' -%}
+                    {%- set found.hi = 'ci_high' -%}
+                {%- endif -%}
+                {%- if found.se is not none -%}
+                    {%- set stem = found.se[:-3] -%}
+                    {%- set base = stem[:-5] if stem.endswith('_diff') else stem -%}
+                    {%- set candidates = ['n_' ~ stem ~ '_clusters', 'n_clusters'] -%}
+                    {%- if stem.endswith('_diff') or stem == 'difference' -%}
+                        {%- do candidates.extend(['n_' ~ base ~ '_pairs', 'n_pairs']) -%}
+                    {%- endif -%}
+                    {%- for cand in candidates -%}
+                        {%- if found.nc is none and cand in names -%}
+                            {%- set found.nc = cand -%}
+                        {%- endif -%}
+                    {%- endfor -%}
+                {%- endif -%}
+                {%- do out.append({
+                    'table': table, 'column': c, 'lo': found.lo, 'hi': found.hi, 'se': found.se,
+                    'n_clusters': found.nc, 'denominators': denominators,
+                    'paired_arm': c not in own}) -%}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(out) }}
+{% endmacro %}

@@ -1,0 +1,82 @@
+"""Smoke test of the benchmark suite (issue 6): scripts/bench.py runs end to end on tiny inputs and its
+results.json carries every figure. No timing is asserted (CI machines are noisy); the assertions check
+that each figure was really measured: a positive ratio against a positive baseline measured in the same
+run, and that the loads behind the figures landed what they should (the reload lands nothing, the append
+lands exactly the appended lines). The dbt figures are skipped here (--no-dbt) to stay well under 60 s;
+`make bench-quick` runs them."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+SCRIPT = PROJECT / "scripts" / "bench.py"
+LINES, TASKS = 2000, 24
+
+
+def _bench_module():
+    spec = importlib.util.spec_from_file_location("evalhouse_bench", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench_out")
+    data = tmp_path_factory.mktemp("bench_data")
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--lines", str(LINES), "--tasks", str(TASKS), "--scales", "500",
+         "--no-dbt", "--query-repeats", "2", "--out", str(out), "--data", str(data)],
+        capture_output=True, text=True, cwd=PROJECT, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads((out / "results.json").read_text()), (out / "results.md").read_text(), proc.stdout
+
+
+def test_every_figure_present(smoke):
+    results, md, stdout = smoke
+    mod = _bench_module()
+    assert set(results["figures"]) == set(mod.FIGURES)
+    for key in mod.FIGURES:
+        assert f"| {key} |" in md and f"| {key} |" in stdout
+
+
+def test_measured_figures_are_ratios_against_same_run_baselines(smoke):
+    results, _, _ = smoke
+    mod = _bench_module()
+    f = results["figures"]
+    for key in set(mod.FIGURES) - set(mod.DBT_FIGURES):
+        assert isinstance(f[key]["value"], (int, float)) and f[key]["value"] > 0, key
+        assert f[key]["met"] in (True, False), key
+    for key in ("loader_vs_scan", "reload_unchanged", "users_vs_loader", "append_1pct",
+                "ce_load_vs_read_json_objects"):
+        assert f[key]["baseline_s"] > 0 and f[key]["measured_s"] > 0, key
+    assert f["loader_vs_scan"]["value"] == pytest.approx(
+        f["loader_vs_scan"]["measured_s"] / f["loader_vs_scan"]["baseline_s"], rel=1e-3)
+    assert f["users_vs_loader"]["value"] == pytest.approx(
+        f["users_vs_loader"]["baseline_s"] / f["users_vs_loader"]["measured_s"], rel=1e-3)
+    assert f["rss_doubling"]["baseline_mb"] > 0 and f["rss_doubling"]["measured_mb"] > 0
+    for key in mod.DBT_FIGURES:
+        assert f[key]["skipped"] == "--no-dbt" and f[key]["value"] is None
+
+
+def test_loads_behind_the_figures_landed_what_they_should(smoke):
+    results, _, _ = smoke
+    raw, f = results["raw"], results["figures"]
+    assert raw["first_load"]["records_landed"] == LINES
+    assert raw["first_load"]["scan_lines"] == LINES and raw["first_load"]["scan_valid"] == LINES
+    assert raw["users"]["users_rows"] == LINES
+    assert raw["reload"]["records_landed"] == 0
+    assert raw["double_load"]["records_landed"] == 2 * LINES
+    assert f["append_1pct"]["lines_appended"] == LINES // 100
+    assert f["append_1pct"]["records_landed"] == LINES // 100
+    assert raw["ce"]["task_files"] == TASKS and raw["ce"]["read_json_objects_docs"] == TASKS
+    assert f["ce_load_vs_read_json_objects"]["documents_landed"] >= TASKS
+    assert raw["first_load"]["statements"], "the statement-level profile of the first load is recorded"
+    for k in ("nproc", "cpu", "ram_gb", "duckdb", "dbt-core"):
+        assert results["machine"].get(k), k

@@ -1,0 +1,61 @@
+-- R25 (per row): on every row of an aggregate mart, a rate or mean that is reported carries its
+-- interval whenever the data allow one, and the interval contains it:
+--   Wilson / no standard-error column: estimate not null (so n > 0) -> ci_low and ci_high not null;
+--   clustered (a <stem>_se column): n_clusters >= 2 -> se not null; se not null -> interval not null;
+--   every non-null interval satisfies ci_low <= estimate <= ci_high (1e-9 slack).
+-- Columns are discovered from the catalog by macros/tests/r25_rate_columns.sql.
+-- depends_on: {{ ref('awareness_rates') }}
+-- depends_on: {{ ref('big_ablation_pairs') }}
+-- depends_on: {{ ref('big_rates') }}
+-- depends_on: {{ ref('ce_criterion_stats') }}
+-- depends_on: {{ ref('ce_run_summaries') }}
+-- depends_on: {{ ref('ce_suite_results') }}
+-- depends_on: {{ ref('ce_variant_comparisons') }}
+-- depends_on: {{ ref('ce_variant_rates') }}
+-- depends_on: {{ ref('costs_repriced_totals') }}
+-- depends_on: {{ ref('layered_failure_attribution') }}
+-- depends_on: {{ ref('layered_layer_costs') }}
+-- depends_on: {{ ref('layered_router_accuracy') }}
+-- depends_on: {{ ref('matrix_pass_rates') }}
+{%- set rates = r25_rate_columns('marts') %}
+{%- set checks = [] %}
+{%- for r in rates if r.lo is not none %}
+    {%- if r.se is none %}
+        {%- do checks.append((r, 'wilson interval null on a row with an estimate (n > 0)',
+            r.column ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)')) %}
+    {%- else %}
+        {%- do checks.append((r, 'clustered interval null while the standard error is known',
+            r.column ~ ' is not null and ' ~ r.se ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)')) %}
+        {%- if r.n_clusters is not none %}
+            {%- do checks.append((r, 'standard error null with ' ~ r.n_clusters ~ ' >= 2',
+                r.column ~ ' is not null and ' ~ r.n_clusters ~ ' >= 2 and ' ~ r.se ~ ' is null')) %}
+        {%- endif %}
+    {%- endif %}
+    {%- do checks.append((r, 'interval does not contain the estimate',
+        r.lo ~ ' is not null and ' ~ r.hi ~ ' is not null and ' ~ r.column ~ ' is not null and not ('
+        ~ r.lo ~ ' <= ' ~ r.column ~ ' + 1e-9 and ' ~ r.column ~ ' <= ' ~ r.hi ~ ' + 1e-9)')) %}
+{%- endfor %}
+{%- if checks | length == 0 %}
+select
+    cast(null as varchar) as table_name,
+    cast(null as varchar) as column_name,
+    cast(null as varchar) as problem,
+    cast(null as varchar) as estimate,
+    cast(null as varchar) as ci_low,
+    cast(null as varchar) as ci_high
+where false
+{%- else %}
+{%- for r, p, cond in checks %}
+select
+    '{{ r.table }}' as table_name,
+    '{{ r.column }}' as column_name,
+    '{{ p }}' as problem,
+    cast({{ r.column }} as varchar) as estimate,
+    cast({{ r.lo }} as varchar) as ci_low,
+    cast({{ r.hi }} as varchar) as ci_high
+from {{ adapter.quote(target.database) }}.marts.{{ adapter.quote(r.table) }}
+where {{ cond }}
+{% if not loop.last %}union all
+{% endif %}
+{%- endfor %}
+{%- endif %}

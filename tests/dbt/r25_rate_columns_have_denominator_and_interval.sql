@@ -1,0 +1,44 @@
+-- R25 (catalog): every rate or mean column of a mart (see macros/tests/r25_rate_columns.sql for
+-- what counts as one) sits in a table with a denominator column and has its own interval columns.
+-- The arm means of a paired comparison are covered by the interval on the paired difference.
+-- One failing row per (table, column, problem). The depends_on list holds every aggregate mart
+-- (tests/test_rule_coverage.py checks that it stays complete), so the test runs after them.
+-- depends_on: {{ ref('awareness_rates') }}
+-- depends_on: {{ ref('big_ablation_pairs') }}
+-- depends_on: {{ ref('big_rates') }}
+-- depends_on: {{ ref('ce_criterion_stats') }}
+-- depends_on: {{ ref('ce_run_summaries') }}
+-- depends_on: {{ ref('ce_suite_results') }}
+-- depends_on: {{ ref('ce_variant_comparisons') }}
+-- depends_on: {{ ref('ce_variant_rates') }}
+-- depends_on: {{ ref('costs_repriced_totals') }}
+-- depends_on: {{ ref('layered_failure_attribution') }}
+-- depends_on: {{ ref('layered_layer_costs') }}
+-- depends_on: {{ ref('layered_router_accuracy') }}
+-- depends_on: {{ ref('matrix_pass_rates') }}
+{%- set rates = r25_rate_columns('marts') %}
+{%- set problems = [] %}
+{%- for r in rates %}
+    {%- if r.denominators | length == 0 %}
+        {%- do problems.append((r.table, r.column, 'no denominator column (n_*, *_graded, *_measured, *_total) in the table')) %}
+    {%- endif %}
+    {%- if r.lo is none and not r.paired_arm %}
+        {%- do problems.append((r.table, r.column, 'no interval columns (<stem>_ci_low / <stem>_ci_high, or ci_low / ci_high)')) %}
+    {%- endif %}
+{%- endfor %}
+{%- if problems | length == 0 %}
+select
+    cast(null as varchar) as table_name,
+    cast(null as varchar) as column_name,
+    cast(null as varchar) as problem
+where false
+{%- else %}
+{%- for t, c, p in problems %}
+select
+    '{{ t }}' as table_name,
+    '{{ c }}' as column_name,
+    '{{ p }}' as problem
+{% if not loop.last %}union all
+{% endif %}
+{%- endfor %}
+{%- endif %}
