@@ -70,6 +70,7 @@ class DbtTest:
     path: str  # repo-relative file that defines it
     description: str = ""
     severity: str = "error"
+    model: str = ""  # generic tests: the model (or seed / source table) the test is attached to
 
     @property
     def rule(self) -> str:
@@ -117,9 +118,12 @@ def _severity(cfg) -> str | None:
     return None
 
 
-def _walk_generic(node, path: str, out: dict[str, DbtTest]):
+def _walk_generic(node, path: str, out: dict[str, DbtTest], owner: str = ""):
     """Generic tests: items of any `data_tests:` / `tests:` list written as {test_macro: {name: ...}}."""
     if isinstance(node, dict):
+        if isinstance(node.get("name"), str) and ("columns" in node or "data_tests" in node or "tests" in node) \
+                and not owner:
+            owner = node["name"]  # a model / seed / source table entry (columns keep the model as owner)
         for key, value in node.items():
             if key in ("data_tests", "tests") and isinstance(value, list):
                 for item in value:
@@ -128,11 +132,11 @@ def _walk_generic(node, path: str, out: dict[str, DbtTest]):
                         if isinstance(cfg, dict) and isinstance(cfg.get("name"), str) and TEST_NAME.match(cfg["name"]):
                             out.setdefault(cfg["name"], DbtTest(cfg["name"], "generic", path,
                                                                 str(cfg.get("description") or ""),
-                                                                _severity(cfg) or "error"))
-            _walk_generic(value, path, out)
+                                                                _severity(cfg) or "error", owner))
+            _walk_generic(value, path, out, owner)
     elif isinstance(node, list):
         for item in node:
-            _walk_generic(item, path, out)
+            _walk_generic(item, path, out, "" if owner == "" else owner)
 
 
 def discover_dbt_tests() -> list[DbtTest]:

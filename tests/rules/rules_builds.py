@@ -8,12 +8,7 @@ fact tables): ONE dbt build of every mart from the clean fixtures (models and se
 """
 from __future__ import annotations
 
-import json
-import shutil
-
 import duckdb
-from evalhouse.paths import FIXTURES_DIR
-from helpers import dbt, fresh_db, run_results
 
 R25_TESTS = ["r25_rate_columns_have_denominator_and_interval", "r25_intervals_present_when_estimable"]
 R26_TESTS = ["r26_fct_matrix_turns_has_provenance", "r26_fct_layered_measurements_has_provenance",
