@@ -146,13 +146,5 @@
   Override with the dbt var r25_open_gaps ({} = enforce everything).
 -#}
 {% macro r25_open_gaps() %}
-    {{ return({
-        'ce_criterion_stats.mean_score': 'coder-eval task family: mean criterion score without a clustered interval',
-        'ce_criterion_stats.mean_score_gating': 'coder-eval task family: mean gating score without a clustered interval',
-        'ce_run_summaries.pass_rate_recomputed': 'coder-eval task family: run-level recomputed pass rate without a Wilson interval',
-        'ce_run_summaries.error_share_recomputed': 'coder-eval task family: run-level error share without a Wilson interval',
-        'ce_suite_results.average_weighted_score': 'coder-eval variant family: suite average weighted score without a clustered interval',
-        'layered_layer_costs.cost_usd_logged_mean': 'layered family: mean logged cost without an interval',
-        'layered_layer_costs.latency_s_mean': 'layered family: mean latency without an interval',
-    }) }}
+    {{ return({}) }}
 {% endmacro %}

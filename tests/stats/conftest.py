@@ -11,7 +11,8 @@ import pytest
 from evalhouse.paths import FIXTURES_DIR
 from helpers import dbt, fresh_db
 
-MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons"]
+MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons",
+         "ce_run_summaries", "ce_suite_results", "ce_criterion_stats", "layered_layer_costs", "fct_layered_measurements"]
 
 
 @pytest.fixture(scope="session")

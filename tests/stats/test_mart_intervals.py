@@ -183,3 +183,147 @@ def test_big_ablation_pairs_recomputed_from_fct_big_runs(mart_db):
         assert all(close(g, w) for g, w in zip(got, want)), (ablation, kind, model, other, got, want)
         n_with_se += got[1] is not None
     assert n_with_se > 0
+
+
+def _score_ci(mean, se):
+    """The coder-eval score intervals: clipped to [0, 1], widened to contain a mean outside it."""
+    if mean is None:
+        return None, None
+    return oracle.mean_ci(mean, se, min(0.0, mean), max(1.0, mean))
+
+
+def test_ce_run_summaries_wilson_recomputed_from_fct_ce_replicates(mart_db):
+    """R25: run-level pass_rate / error_share Wilson intervals on (succeeded | error, graded), NULL
+    exactly when coder-eval's rate is NULL (graded = 0 or nothing measured)."""
+    db = need(mart_db, "ce_run_summaries")
+    counts = defaultdict(lambda: {"run": 0, "succeeded": 0, "error": 0, "ungraded": 0, "measured": 0})
+    for run_dir, category, measured in query(db, """select run_dir, status_category, is_measured
+                                                    from marts.fct_ce_replicates"""):
+        c = counts[run_dir]
+        c["run"] += 1
+        c["succeeded"] += category == "succeeded"
+        c["error"] += category == "error"
+        c["ungraded"] += category == "ungraded"
+        c["measured"] += bool(measured)
+    rows = query(db, """select run_dir, pass_rate_recomputed, pass_rate_recomputed_ci_low, pass_rate_recomputed_ci_high,
+                               error_share_recomputed, error_share_recomputed_ci_low, error_share_recomputed_ci_high
+                        from marts.ce_run_summaries""")
+    assert rows
+    n_estimated = n_null = 0
+    for run_dir, rate, lo, hi, share, slo, shi in rows:
+        c = counts.get(run_dir)
+        graded = c["run"] - c["ungraded"] if c else 0
+        nothing = c is None or graded == 0 or (c["ungraded"] > 0 and c["measured"] == 0)
+        if nothing:
+            assert (rate, lo, hi, share, slo, shi) == (None,) * 6, (run_dir, rate, lo, hi, share, slo, shi)
+            n_null += 1
+            continue
+        assert close(rate, c["succeeded"] / graded) and close(share, c["error"] / graded), run_dir
+        want_lo, want_hi = oracle.wilson(c["succeeded"], graded)
+        assert close(lo, want_lo) and close(hi, want_hi), (run_dir, lo, hi, want_lo, want_hi)
+        want_lo, want_hi = oracle.wilson(c["error"], graded)
+        assert close(slo, want_lo) and close(shi, want_hi), (run_dir, slo, shi, want_lo, want_hi)
+        n_estimated += 1
+    assert n_estimated > 0 and n_null > 0  # both the interval and the NULL guard are exercised
+
+
+def test_ce_suite_results_average_weighted_score_clustered_by_dataset_row(mart_db):
+    """R25: average_weighted_score's SE clustered by dataset row (task_id) within (run, variant, suite)."""
+    db = need(mart_db, "ce_suite_results")
+    groups = defaultdict(lambda: defaultdict(list))
+    for run_id, variant_id, suite_id, task_id, score in query(
+            db, """select run_id, variant_id, suite_id, task_id, weighted_score from marts.fct_ce_replicates
+                   where suite_id is not null"""):
+        if score is not None:
+            groups[(run_id, variant_id, suite_id)][task_id].append(score)
+    rows = query(db, """select distinct run_id, variant_id, suite_id, average_weighted_score, average_weighted_score_se,
+                               average_weighted_score_ci_low, average_weighted_score_ci_high, n_clusters
+                        from marts.ce_suite_results""")
+    assert rows
+    n_with_se = 0
+    for run_id, variant_id, suite_id, avg, se, lo, hi, n_clusters in rows:
+        clusters = groups.get((run_id, variant_id, suite_id), {})
+        values = [v for obs in clusters.values() for v in obs]
+        assert n_clusters == len(clusters)
+        assert close(avg, sum(values) / len(values) if values else None), (run_id, suite_id, avg)
+        want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()], [len(v) for v in clusters.values()])
+        assert close(se, want_se), (run_id, variant_id, suite_id, se, want_se)
+        want_lo, want_hi = _score_ci(avg, want_se)
+        assert close(lo, want_lo) and close(hi, want_hi), (run_id, suite_id, lo, hi, want_lo, want_hi)
+        n_with_se += se is not None
+    assert n_with_se > 0
+
+
+def test_ce_criterion_stats_mean_scores_clustered_by_task(mart_db):
+    """R25: mean_score / mean_score_gating over evaluated results, SE clustered by task."""
+    db = need(mart_db, "ce_criterion_stats")
+    groups = {"all": defaultdict(lambda: defaultdict(list)), "gating": defaultdict(lambda: defaultdict(list))}
+    for run_id, run_dir, variant_id, phase, ctype, task_id, status, gating, score in query(
+            db, """select run_id, run_dir, variant_id, result_phase, criterion_type, task_id, evaluation_status,
+                          gating, score from staging.stg_coder_eval__criterion_results"""):
+        key = (run_id, run_dir, variant_id, phase, ctype)
+        if status == "evaluated" and score is not None:
+            groups["all"][key][task_id].append(score)
+            if gating:
+                groups["gating"][key][task_id].append(score)
+    rows = query(db, """select run_id, run_dir, variant_id, result_phase, criterion_type,
+                               mean_score, score_se, score_ci_low, score_ci_high, n_score_clusters,
+                               mean_score_gating, score_gating_se, score_gating_ci_low, score_gating_ci_high,
+                               n_score_gating_clusters, n_evaluated_gating
+                        from marts.ce_criterion_stats""")
+    assert rows
+    n_with_se = {"all": 0, "gating": 0}
+    for run_id, run_dir, variant_id, phase, ctype, *got in rows:
+        key = (run_id, run_dir, variant_id, phase, ctype)
+        for which, (mean, se, lo, hi, n_clusters) in (("all", got[0:5]), ("gating", got[5:10])):
+            clusters = groups[which].get(key, {})
+            values = [v for obs in clusters.values() for v in obs]
+            assert n_clusters == len(clusters), (key, which)
+            assert close(mean, sum(values) / len(values) if values else None), (key, which, mean)
+            want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()],
+                                                 [len(v) for v in clusters.values()])
+            assert close(se, want_se), (key, which, se, want_se)
+            want_lo, want_hi = _score_ci(mean, want_se)
+            assert close(lo, want_lo) and close(hi, want_hi), (key, which, lo, hi, want_lo, want_hi)
+            n_with_se[which] += se is not None
+        assert got[10] == sum(len(v) for v in groups["gating"].get(key, {}).values())
+    assert n_with_se["all"] > 0 and n_with_se["gating"] > 0
+
+
+def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
+    """R25: mean logged cost and latency per (measurement, layer, model), SE clustered by scenario
+    (task_id; a row without one is its own cluster), unclipped normal intervals."""
+    db = need(mart_db, "layered_layer_costs")
+    groups = defaultdict(lambda: {"cost": defaultdict(list), "latency": defaultdict(list)})
+    for key, task_id, measurement, l1, l2, l3, *values in query(
+            db, """select measurement_key, task_id, measurement, l1, l2, l3, l1_cost, l1_latency, l2_cost, l2_latency,
+                          l3_cost, l3_latency, total_cost, total_latency from marts.fct_layered_measurements"""):
+        for i, (layer, model) in enumerate((("l1", l1), ("l2", l2), ("l3", l3), ("total", None))):
+            cost, latency = values[2 * i], values[2 * i + 1]
+            if cost is None and latency is None:
+                continue
+            g = groups[(measurement, layer, model)]
+            cluster = task_id if task_id is not None else key
+            g["cost"][cluster] += [cost] if cost is not None else []
+            g["latency"][cluster] += [latency] if latency is not None else []
+    rows = query(db, """select measurement, layer, model,
+                               cost_usd_logged_mean, cost_usd_logged_se, cost_usd_logged_ci_low, cost_usd_logged_ci_high,
+                               n_cost_usd_logged_clusters, latency_s_mean, latency_s_se, latency_s_ci_low,
+                               latency_s_ci_high, n_latency_s_clusters
+                        from marts.layered_layer_costs""")
+    assert rows and len(rows) == len(groups)
+    n_with_se = 0
+    for measurement, layer, model, *got in rows:
+        g = groups[(measurement, layer, model)]
+        for which, (mean, se, lo, hi, n_clusters) in (("cost", got[0:5]), ("latency", got[5:10])):
+            clusters = {k: v for k, v in g[which].items() if v}
+            values = [v for obs in clusters.values() for v in obs]
+            assert n_clusters == len(clusters), (measurement, layer, model, which)
+            assert close(mean, sum(values) / len(values) if values else None), (measurement, layer, which, mean)
+            want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()],
+                                                 [len(v) for v in clusters.values()])
+            assert close(se, want_se), (measurement, layer, model, which, se, want_se)
+            want_lo, want_hi = oracle.mean_ci(mean, want_se, None, None)
+            assert close(lo, want_lo) and close(hi, want_hi), (measurement, layer, model, which, lo, hi)
+            n_with_se += se is not None
+    assert n_with_se > 0

@@ -1,7 +1,8 @@
 {#-
   One row per (measurement record, layer the record reports a cost or latency for): standalone rows report
   their own layer; `total` rows report l1, l2, l3 and the whole pipeline (`total`). The model is the one
-  occupying that layer (NULL for the whole pipeline).
+  occupying that layer (NULL for the whole pipeline). task_id is the scenario: the cluster of the
+  clustered standard errors in layered_layer_costs (R25).
 -#}
 with m as (
     select * from {{ ref('int_layered__measurements') }}
@@ -11,6 +12,7 @@ layers as (
     select
         m.measurement_key,
         m.pipeline,
+        m.task_id,
         m.measurement,
         'l1' as layer,
         m.l1 as model,
@@ -23,6 +25,7 @@ layers as (
     select
         m.measurement_key,
         m.pipeline,
+        m.task_id,
         m.measurement,
         'l2' as layer,
         m.l2 as model,
@@ -35,6 +38,7 @@ layers as (
     select
         m.measurement_key,
         m.pipeline,
+        m.task_id,
         m.measurement,
         'l3' as layer,
         m.l3 as model,
@@ -47,6 +51,7 @@ layers as (
     select
         m.measurement_key,
         m.pipeline,
+        m.task_id,
         m.measurement,
         'total' as layer,
         cast(null as varchar) as model,

@@ -37,8 +37,22 @@ select
     c.tasks_graded as tasks_graded_recomputed,
     r.pass_rate_stored,
     c.pass_rate as pass_rate_recomputed,
+    -- R25: Wilson intervals on the replicate rows of the run, NULL exactly when the rate is
+    -- (coder-eval's graded = 0 / nothing_was_measured guard)
+    case
+        when c.pass_rate is not null then {{ wilson_low('c.tasks_succeeded', 'c.tasks_graded') }}
+    end as pass_rate_recomputed_ci_low,
+    case
+        when c.pass_rate is not null then {{ wilson_high('c.tasks_succeeded', 'c.tasks_graded') }}
+    end as pass_rate_recomputed_ci_high,
     r.error_share_stored,
     c.error_share as error_share_recomputed,
+    case
+        when c.error_share is not null then {{ wilson_low('c.tasks_error', 'c.tasks_graded') }}
+    end as error_share_recomputed_ci_low,
+    case
+        when c.error_share is not null then {{ wilson_high('c.tasks_error', 'c.tasks_graded') }}
+    end as error_share_recomputed_ci_high,
     r.has_pass_rate_stored,
     c.nothing_was_measured,
     r.tasks_cost_incomplete_stored,

@@ -4,6 +4,8 @@
 -- Threshold checks: stored `passed` next to `passed` recomputed from the metrics the aggregator
 -- emitted; a check naming a metric the aggregator never emits (e.g. f1.macro vs macro_f1) is
 -- flagged in names_unemitted_metric.
+-- R25: pass_rate has a Wilson interval on rows_graded; average_weighted_score has a cluster-robust
+-- SE with the DATASET ROW (task_id) as the cluster, and a normal 95% interval clipped to [0, 1].
 with suites as (
     select * from {{ ref('stg_coder_eval__suites') }}
 ),
@@ -26,6 +28,32 @@ rows_recomputed as (
     from {{ ref('fct_ce_replicates') }} as r
     where r.suite_id is not null
     group by r.run_id, r.variant_id, r.suite_id
+),
+
+-- R25: one row per (run, variant, suite, dataset row = task_id): the cluster of the clustered SE of
+-- average_weighted_score (a dataset row's replicates are not independent)
+row_clusters as (
+    select
+        r.run_id,
+        r.variant_id,
+        r.suite_id,
+        r.task_id,
+        sum(r.weighted_score) as cluster_sum,
+        count(r.weighted_score) as cluster_n
+    from {{ ref('fct_ce_replicates') }} as r
+    where r.suite_id is not null
+    group by r.run_id, r.variant_id, r.suite_id, r.task_id
+),
+
+clustered as (
+    select
+        c.run_id,
+        c.variant_id,
+        c.suite_id,
+        count(*) filter (where c.cluster_n > 0) as n_clusters,
+        {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_weighted_score_se
+    from row_clusters as c
+    group by c.run_id, c.variant_id, c.suite_id
 ),
 
 metrics as (
@@ -75,6 +103,8 @@ suite_rows as (
         coalesce(r.rows_measured, 0) as rows_measured,
         coalesce(r.n_dataset_rows, 0) as n_dataset_rows,
         r.average_weighted_score,
+        coalesce(k.n_clusters, 0) as n_clusters,
+        k.average_weighted_score_se,
         r.first_started_at,
         r.last_started_at
     from suites as s
@@ -83,6 +113,11 @@ suite_rows as (
             s.run_id = r.run_id
             and coalesce(s.variant_id, s.dir_variant_id) = r.variant_id
             and coalesce(s.suite_id, s.dir_suite_id) = r.suite_id
+    left join clustered as k
+        on
+            r.run_id = k.run_id
+            and r.variant_id = k.variant_id
+            and r.suite_id = k.suite_id
 ),
 
 rated as (
@@ -144,6 +179,18 @@ select
     case when u.pass_rate is not null then {{ wilson_low('u.rows_passed', 'u.rows_graded') }} end as pass_rate_ci_low,
     case when u.pass_rate is not null then {{ wilson_high('u.rows_passed', 'u.rows_graded') }} end as pass_rate_ci_high,
     u.average_weighted_score,
+    case when u.average_weighted_score is not null then u.average_weighted_score_se end as average_weighted_score_se,
+    case
+        when u.average_weighted_score is not null
+            then {{ mean_ci_low('u.average_weighted_score', 'u.average_weighted_score_se',
+                lower='least(0, u.average_weighted_score)', upper='greatest(1, u.average_weighted_score)') }}
+    end as average_weighted_score_ci_low,
+    case
+        when u.average_weighted_score is not null
+            then {{ mean_ci_high('u.average_weighted_score', 'u.average_weighted_score_se',
+                lower='least(0, u.average_weighted_score)', upper='greatest(1, u.average_weighted_score)') }}
+    end as average_weighted_score_ci_high,
+    cast(u.n_clusters as bigint) as n_clusters,
     u.rows_total > 0 as rows_found,
     case
         when u.rows_total > 0 then

@@ -2,6 +2,9 @@
   Cost and latency per (measurement mode, layer, model): logged costs as the harness wrote them, and for the
   standalone modes (which carry token counts) the cost repriced against the dated rate card
   (fct_costs_repriced), with cost_complete and the price-table date range (R12, R13).
+  R25: a scenario (task_id) is measured in several reps (and pipelines), so the mean logged cost and
+  mean latency carry cluster-robust standard errors with the SCENARIO as the cluster (a row without a
+  task_id is its own cluster) and normal 95% intervals, unclipped (unbounded quantities).
 -#}
 with layer_rows as (
     select * from {{ ref('int_layered__layer_costs') }}
@@ -22,27 +25,101 @@ joined as (
     from layer_rows as lr
     left join repriced as r
         on lr.measurement_key = r.record_key and lr.layer <> 'total'
+),
+
+-- one row per (group, scenario): the clusters of the clustered SEs
+scenario_clusters as (
+    select
+        j.measurement,
+        j.layer,
+        j.model,
+        coalesce(j.task_id, j.measurement_key) as cluster_key,
+        sum(j.cost_usd_logged) as cost_sum,
+        count(j.cost_usd_logged) as cost_n,
+        sum(j.latency_s) as latency_sum,
+        count(j.latency_s) as latency_n
+    from joined as j
+    group by j.measurement, j.layer, j.model, coalesce(j.task_id, j.measurement_key)
+),
+
+clustered as (
+    select
+        c.measurement,
+        c.layer,
+        c.model,
+        count(*) filter (where c.cost_n > 0) as n_cost_usd_logged_clusters,
+        {{ cluster_se('c.cost_sum', 'c.cost_n') }} as cost_usd_logged_se,
+        count(*) filter (where c.latency_n > 0) as n_latency_s_clusters,
+        {{ cluster_se('c.latency_sum', 'c.latency_n') }} as latency_s_se
+    from scenario_clusters as c
+    group by c.measurement, c.layer, c.model
+),
+
+grouped as (
+    select
+        j.measurement,
+        j.layer,
+        j.model,
+        count(*) as n_rows,
+        count(j.cost_usd_logged) as n_cost_logged,
+        sum(j.cost_usd_logged) as cost_usd_logged_total,
+        avg(j.cost_usd_logged) as cost_usd_logged_mean,
+        count(j.latency_s) as n_latency,
+        avg(j.latency_s) as latency_s_mean,
+        count(*) filter (where j.has_token_counts) as n_token_counted,
+        sum(j.cost_usd_repriced) as cost_usd_repriced_total,
+        case
+            when count(*) filter (where j.has_token_counts) = count(*) then bool_and(j.is_priced)
+            else false
+        end as cost_complete,
+        min(j.price_table_date) as price_table_first_date,
+        max(j.price_table_date) as price_table_last_date,
+        min(j.stamp) as first_stamp,
+        max(j.stamp) as last_stamp
+    from joined as j
+    group by j.measurement, j.layer, j.model
 )
 
 select
-    j.measurement,
-    j.layer,
-    j.model,
-    count(*) as n_rows,
-    count(j.cost_usd_logged) as n_cost_logged,
-    sum(j.cost_usd_logged) as cost_usd_logged_total,
-    avg(j.cost_usd_logged) as cost_usd_logged_mean,
-    count(j.latency_s) as n_latency,
-    avg(j.latency_s) as latency_s_mean,
-    count(*) filter (where j.has_token_counts) as n_token_counted,
-    sum(j.cost_usd_repriced) as cost_usd_repriced_total,
+    g.measurement,
+    g.layer,
+    g.model,
+    g.n_rows,
+    g.n_cost_logged,
+    g.cost_usd_logged_total,
+    g.cost_usd_logged_mean,
+    case when g.cost_usd_logged_mean is not null then k.cost_usd_logged_se end as cost_usd_logged_se,
     case
-        when count(*) filter (where j.has_token_counts) = count(*) then bool_and(j.is_priced)
-        else false
-    end as cost_complete,
-    min(j.price_table_date) as price_table_first_date,
-    max(j.price_table_date) as price_table_last_date,
-    min(j.stamp) as first_stamp,
-    max(j.stamp) as last_stamp
-from joined as j
-group by j.measurement, j.layer, j.model
+        when g.cost_usd_logged_mean is not null
+            then {{ mean_ci_low('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', lower=none, upper=none) }}
+    end as cost_usd_logged_ci_low,
+    case
+        when g.cost_usd_logged_mean is not null
+            then {{ mean_ci_high('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', lower=none, upper=none) }}
+    end as cost_usd_logged_ci_high,
+    coalesce(k.n_cost_usd_logged_clusters, 0) as n_cost_usd_logged_clusters,
+    g.n_latency,
+    g.latency_s_mean,
+    case when g.latency_s_mean is not null then k.latency_s_se end as latency_s_se,
+    case
+        when g.latency_s_mean is not null
+            then {{ mean_ci_low('g.latency_s_mean', 'k.latency_s_se', lower=none, upper=none) }}
+    end as latency_s_ci_low,
+    case
+        when g.latency_s_mean is not null
+            then {{ mean_ci_high('g.latency_s_mean', 'k.latency_s_se', lower=none, upper=none) }}
+    end as latency_s_ci_high,
+    coalesce(k.n_latency_s_clusters, 0) as n_latency_s_clusters,
+    g.n_token_counted,
+    g.cost_usd_repriced_total,
+    g.cost_complete,
+    g.price_table_first_date,
+    g.price_table_last_date,
+    g.first_stamp,
+    g.last_stamp
+from grouped as g
+left join clustered as k
+    on
+        g.measurement is not distinct from k.measurement
+        and g.layer is not distinct from k.layer
+        and g.model is not distinct from k.model
