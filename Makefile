@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lint docs bench bench-quick fuzz clean
+.PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,14 +14,35 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Debian's Chromium + ChromeDriver for the docs-site browser test (never a downloaded browser).
+browser:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+	  || echo "browser: could not install Debian chromium; the browser test will be skipped"; \
+	else echo "browser: chromium not installed and not root; the browser test will be skipped"; fi
+
 demo: $(STAMP)
 	$(BIN)/evalhouse demo
 
-test: $(STAMP)
-	$(BIN)/python -m pytest -q
+test: $(STAMP) browser
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/python -m pytest -q tests/test_sqlfluff.py
 
+docs: $(STAMP)
+	$(BIN)/python -m evalhouse.docs_site build
+
+docs-serve: $(STAMP)
+	test -f docs/site/index.html || $(BIN)/python -m evalhouse.docs_site build
+	$(BIN)/python -m evalhouse.docs_site serve
+
+lineage: $(STAMP)
+	$(BIN)/python -m evalhouse.docs_site lineage
+
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q tests/loader/test_fuzz.py
+
 clean:
-	rm -rf target logs demo_data evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock
+	rm -rf target logs demo_data docs/site artifacts evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock

@@ -484,7 +484,7 @@ def bench(args, results: dict) -> dict:
                                          *sys.argv[1:]]),
                     "sizes": {"lines": n, "tasks": args.tasks, "scales": sorted(set(args.scales + [n]))},
                     "machine": machine(), "figures": {}, "raw": {}})
-    F, R = results["figures"], results["raw"]
+    R = results["raw"]
 
     # ---- 1. loader vs DuckDB scan; peak RSS ---------------------------------------------------------
     pristine = big_data(data, n)
