@@ -41,6 +41,12 @@ docs-serve: $(STAMP)
 lineage: $(STAMP)
 	$(BIN)/python -m evalhouse.docs_site lineage
 
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py --out bench_out/full
+
+bench-quick: $(STAMP)
+	$(BIN)/python scripts/bench.py --quick --out bench_out/quick
+
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q tests/loader/test_fuzz.py
 

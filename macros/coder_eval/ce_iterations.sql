@@ -5,36 +5,50 @@
   iteration_json and iterations_key.
 -#}
 {% macro ce_iterations_select(relation) -%}
-select
-    d.run_dir,
-    d.run_id,
-    d.variant_id,
-    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-    d.replicate_index,
-    d.source_file,
-    d.load_id,
-    d.document_sha256,
-    it.position as iteration_index,
-    it.value as iteration_json,
-    'iterations' as iterations_key
-from {{ relation }} as d
-{{ json_each('d.document', '$.iterations', 'it') }}
+{{ ce_task_doc_elements_select(relation, [
+    ('iterations', 'iterations'),
+    ('turns', 'turns', 'not ' ~ json_has('d.document', '$.iterations')),
+], 'iterations_key', 'iteration_index', 'iteration_json', label_last=true) }}
+{%- endmacro %}
+
+{#- Replicate identity + provenance of a raw.ce_task_docs row `alias` (task_id: stored, else from the path). -#}
+{% macro ce_task_doc_identity(alias) -%}
+    {{ alias }}.run_dir,
+    {{ alias }}.run_id,
+    {{ alias }}.variant_id,
+    coalesce({{ json_text(alias ~ '.document', '$.task_id') }}, {{ alias }}.task_id) as task_id,
+    {{ alias }}.replicate_index,
+    {{ alias }}.source_file,
+    {{ alias }}.load_id,
+    {{ alias }}.document_sha256
+{%- endmacro %}
+
+{#-
+  One row per element of the task.json lists named in `items` (tuples (label, json_key[, where_sql])),
+  unioned: the replicate identity + provenance, `label` as <label_col>, the 0-based list position as
+  <index_col> and the element JSON as <value_col> (label after index/value when label_last).
+-#}
+{% macro ce_task_doc_elements_select(relation, items, label_col, index_col, value_col, label_last=false) -%}
+    {%- for item in items %}
+        {%- if not loop.first %}
 union all
+        {%- endif %}
 select
-    d.run_dir,
-    d.run_id,
-    d.variant_id,
-    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-    d.replicate_index,
-    d.source_file,
-    d.load_id,
-    d.document_sha256,
-    it.position as iteration_index,
-    it.value as iteration_json,
-    'turns' as iterations_key
+    {{ ce_task_doc_identity('d') }},
+    {%- if not label_last %}
+    '{{ item[0] }}' as {{ label_col }},
+    {%- endif %}
+    el.position as {{ index_col }},
+    el.value as {{ value_col }}
+    {%- if label_last %},
+    '{{ item[0] }}' as {{ label_col }}
+    {%- endif %}
 from {{ relation }} as d
-{{ json_each('d.document', '$.turns', 'it') }}
-where not {{ json_has('d.document', '$.iterations') }}
+{{ json_each('d.document', '$.' ~ item[1], 'el') }}
+        {%- if item | length > 2 %}
+where {{ item[2] }}
+        {%- endif %}
+    {%- endfor %}
 {%- endmacro %}
 
 {#- The replicate identity + provenance column list carried by every per-replicate child model. -#}
@@ -49,4 +63,12 @@ where not {{ json_has('d.document', '$.iterations') }}
     {{ alias }}.source_file,
     {{ alias }}.load_id,
     {{ alias }}.document_sha256
+{%- endmacro %}
+
+{#- Join predicate: rows `a` and `b` belong to the same replicate (replicate_index may be NULL on both). -#}
+{% macro ce_same_replicate(a, b) -%}
+    {{ a }}.run_dir = {{ b }}.run_dir
+    and {{ a }}.variant_id = {{ b }}.variant_id
+    and {{ a }}.task_id = {{ b }}.task_id
+    and {{ a }}.replicate_index is not distinct from {{ b }}.replicate_index
 {%- endmacro %}

@@ -32,3 +32,50 @@
         end
     {%- endfor %}), '')
 {%- endmacro %}
+
+{#-
+  The typed columns of `fields` followed by invalid_fields (names of the fields that did not
+  cast) and has_invalid_fields: the one column block every coder-eval report staging model ends with.
+-#}
+{% macro ce_typed_block(doc, fields) -%}
+    {{ ce_typed_columns(doc, fields) }},
+    {{ ce_invalid_fields(doc, fields) }} as invalid_fields,
+    {{ ce_invalid_fields(doc, fields) }} is not null as has_invalid_fields
+{%- endmacro %}
+
+{#-
+  Provenance of a raw.ce_*_docs row as carried by every report staging model; `dir_keys` lists the
+  path-derived keys kept as dir_<key> (e.g. ['variant_id', 'suite_id']).
+-#}
+{% macro ce_report_provenance(alias, dir_keys=[]) -%}
+    {{ alias }}.load_id,
+    {{ alias }}.loaded_at,
+    {{ alias }}.source_file,
+    {{ alias }}.run_dir,
+    {{ alias }}.run_id,
+    {{ alias }}.document_sha256
+    {%- for k in dir_keys %},
+    {{ alias }}.{{ k }} as dir_{{ k }}
+    {%- endfor %}
+{%- endmacro %}
+
+{#- The VariantSummary fields shared by variant.json and experiment.json variant_aggregates. -#}
+{% macro ce_variant_summary_fields() -%}
+    {%- do return([
+        ('variant_id', '$.variant_id', 'varchar'),
+        ('tasks_run', '$.tasks_run', 'bigint'),
+        ('tasks_succeeded', '$.tasks_succeeded', 'bigint'),
+        ('tasks_failed', '$.tasks_failed', 'bigint'),
+        ('tasks_error', '$.tasks_error', 'bigint'),
+        ('tasks_not_graded', '$.tasks_not_graded', 'bigint', "0"),
+        ('tasks_measured', '$.tasks_measured', 'bigint', "0"),
+        ('average_score', '$.average_score', 'double'),
+        ('average_duration', '$.average_duration', 'double'),
+        ('total_tokens', '$.total_tokens', 'bigint'),
+        ('replicate_count', '$.replicate_count', 'bigint', "1"),
+        ('tasks_token_budget_exceeded', '$.tasks_token_budget_exceeded', 'bigint', "0"),
+        ('tasks_cost_budget_exceeded', '$.tasks_cost_budget_exceeded', 'bigint', "0"),
+        ('tasks_graded_stored', '$.tasks_graded', 'bigint'),
+        ('pass_rate_stored', '$.pass_rate', 'double')
+    ]) -%}
+{%- endmacro %}

@@ -37,10 +37,7 @@ select
 from results as r
 left join transcripts as t
     on
-        r.run_dir = t.run_dir
-        and r.variant_id = t.variant_id
-        and r.task_id = t.task_id
-        and r.replicate_index is not distinct from t.replicate_index
+        {{ ce_same_replicate('r', 't') }}
         and r.result_phase = t.result_phase
         and r.criterion_index = t.criterion_index
         and r.transcript_path = t.transcript_file_name

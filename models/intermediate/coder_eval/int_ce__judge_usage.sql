@@ -30,14 +30,8 @@ select
 from results as r
 inner join replicates as p
     on
-        r.run_dir = p.run_dir
-        and r.variant_id = p.variant_id
-        and r.task_id = p.task_id
-        and r.replicate_index is not distinct from p.replicate_index
+        {{ ce_same_replicate('r', 'p') }}
 left join declared as d
     on
-        r.run_dir = d.run_dir
-        and r.variant_id = d.variant_id
-        and r.task_id = d.task_id
-        and r.replicate_index is not distinct from d.replicate_index
+        {{ ce_same_replicate('r', 'd') }}
         and r.criterion_index = d.criterion_index

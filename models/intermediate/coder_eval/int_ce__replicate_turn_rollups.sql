@@ -49,7 +49,4 @@ select
 from turns as t
 left join calls as c
     on
-        t.run_dir = c.run_dir
-        and t.variant_id = c.variant_id
-        and t.task_id = c.task_id
-        and t.replicate_index is not distinct from c.replicate_index
+        {{ ce_same_replicate('t', 'c') }}

@@ -73,22 +73,13 @@ from_task_json as (
     from tasks as t
     left join turns as tu
         on
-            t.run_dir = tu.run_dir
-            and t.variant_id = tu.variant_id
-            and t.task_id = tu.task_id
-            and t.replicate_index is not distinct from tu.replicate_index
+            {{ ce_same_replicate('t', 'tu') }}
     left join judges as j
         on
-            t.run_dir = j.run_dir
-            and t.variant_id = j.variant_id
-            and t.task_id = j.task_id
-            and t.replicate_index is not distinct from j.replicate_index
+            {{ ce_same_replicate('t', 'j') }}
     left join run_rows as r
         on
-            t.run_dir = r.run_dir
-            and t.variant_id = r.variant_id
-            and t.task_id = r.task_id
-            and t.replicate_index is not distinct from r.replicate_index
+            {{ ce_same_replicate('t', 'r') }}
 ),
 
 from_run_json as (
@@ -134,10 +125,7 @@ from_run_json as (
             select 1
             from tasks as t
             where
-                t.run_dir = r.run_dir
-                and t.variant_id = r.variant_id
-                and t.task_id = r.task_id
-                and t.replicate_index is not distinct from r.replicate_index
+                {{ ce_same_replicate('t', 'r') }}
         )
 ),
 

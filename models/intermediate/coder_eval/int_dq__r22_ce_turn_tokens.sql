@@ -40,10 +40,7 @@ checks as (
     from turns as t
     left join message_sums as m
         on
-            t.run_dir = m.run_dir
-            and t.variant_id = m.variant_id
-            and t.task_id = m.task_id
-            and t.replicate_index is not distinct from m.replicate_index
+            {{ ce_same_replicate('t', 'm') }}
             and t.iteration_index = m.iteration_index
 )
 

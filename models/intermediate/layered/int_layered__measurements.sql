@@ -35,7 +35,7 @@ graded as (
 )
 
 select
-    md5(g.source_file || ':' || cast(g.source_line as varchar)) as measurement_key,
+    {{ line_key('g.source_file', 'g.source_line') }} as measurement_key,
     g.pipeline,
     g.task_id,
     g.rep,

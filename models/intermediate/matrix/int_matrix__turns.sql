@@ -19,7 +19,7 @@ resolved as (
 )
 
 select
-    md5(r.source_file || ':' || cast(r.source_line as varchar)) as turn_key,
+    {{ line_key('r.source_file', 'r.source_line') }} as turn_key,
     r.cell,
     r.chat_model,
     r.coder_model,

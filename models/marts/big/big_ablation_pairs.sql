@@ -147,28 +147,19 @@ select
     cast(ps.n_runs_on as bigint) as n_runs_on,
     cast(ps.n_runs_off as bigint) as n_runs_off,
     cast(ps.change_assertions_total as bigint) as change_assertions_total,
-    cast(ps.n_change_pairs as bigint) as n_change_pairs,
-    cast(ps.change_mean_on as double) as change_mean_on,
-    cast(ps.change_mean_off as double) as change_mean_off,
-    cast(ps.change_diff_mean as double) as change_diff_mean,
-    cast(cs.change_diff_se as double) as change_diff_se,
-    cast({{ mean_ci_low('ps.change_diff_mean', 'cs.change_diff_se', lower=-1, upper=1) }} as double)
-        as change_diff_ci_low,
-    cast({{ mean_ci_high('ps.change_diff_mean', 'cs.change_diff_se', lower=-1, upper=1) }} as double)
-        as change_diff_ci_high,
-    cast({{ min_detectable_difference('cs.change_diff_se') }} as double) as change_diff_mdd,
-    cast(ps.change_arm_corr as double) as change_arm_corr,
-    cast(ps.n_regress_pairs as bigint) as n_regress_pairs,
-    cast(ps.regress_mean_on as double) as regress_mean_on,
-    cast(ps.regress_mean_off as double) as regress_mean_off,
-    cast(ps.regress_diff_mean as double) as regress_diff_mean,
-    cast(cs.regress_diff_se as double) as regress_diff_se,
-    cast({{ mean_ci_low('ps.regress_diff_mean', 'cs.regress_diff_se', lower=-1, upper=1) }} as double)
-        as regress_diff_ci_low,
-    cast({{ mean_ci_high('ps.regress_diff_mean', 'cs.regress_diff_se', lower=-1, upper=1) }} as double)
-        as regress_diff_ci_high,
-    cast({{ min_detectable_difference('cs.regress_diff_se') }} as double) as regress_diff_mdd,
-    cast(ps.regress_arm_corr as double) as regress_arm_corr,
+    {%- for m in ['change', 'regress'] %}
+        cast(ps.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
+        cast(ps.{{ m }}_mean_on as double) as {{ m }}_mean_on,
+        cast(ps.{{ m }}_mean_off as double) as {{ m }}_mean_off,
+        cast(ps.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
+        cast(cs.{{ m }}_diff_se as double) as {{ m }}_diff_se,
+        cast({{ mean_ci_low('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', lower=-1, upper=1) }} as double)
+            as {{ m }}_diff_ci_low,
+        cast({{ mean_ci_high('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', lower=-1, upper=1) }} as double)
+            as {{ m }}_diff_ci_high,
+        cast({{ min_detectable_difference('cs.' ~ m ~ '_diff_se') }} as double) as {{ m }}_diff_mdd,
+        cast(ps.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
+    {%- endfor %}
     cast(ps.first_stamp as timestamptz) as first_stamp,
     cast(ps.last_stamp as timestamptz) as last_stamp
 from pair_stats as ps

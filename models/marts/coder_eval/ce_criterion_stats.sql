@@ -80,10 +80,7 @@ stats as (
     from results as r
     left join replicates as p
         on
-            r.run_dir = p.run_dir
-            and r.variant_id = p.variant_id
-            and r.task_id = p.task_id
-            and r.replicate_index is not distinct from p.replicate_index
+            {{ ce_same_replicate('r', 'p') }}
     group by r.run_id, r.run_dir, r.variant_id, r.result_phase, r.criterion_type
 )
 
@@ -105,31 +102,11 @@ select
     s.n_errored,
     s.n_passed,
     s.mean_score,
-    case when s.mean_score is not null then c.score_se end as score_se,
-    case
-        when s.mean_score is not null
-            then {{ mean_ci_low('s.mean_score', 'c.score_se',
-                lower='least(0, s.mean_score)', upper='greatest(1, s.mean_score)') }}
-    end as score_ci_low,
-    case
-        when s.mean_score is not null
-            then {{ mean_ci_high('s.mean_score', 'c.score_se',
-                lower='least(0, s.mean_score)', upper='greatest(1, s.mean_score)') }}
-    end as score_ci_high,
+    {{ mean_interval_columns('s.mean_score', 'c.score_se', 'score', widen_to_mean=true) }},
     coalesce(c.n_score_clusters, 0) as n_score_clusters,
     cast(coalesce(c.n_evaluated_gating, 0) as bigint) as n_evaluated_gating,
     s.mean_score_gating,
-    case when s.mean_score_gating is not null then c.score_gating_se end as score_gating_se,
-    case
-        when s.mean_score_gating is not null
-            then {{ mean_ci_low('s.mean_score_gating', 'c.score_gating_se',
-                lower='least(0, s.mean_score_gating)', upper='greatest(1, s.mean_score_gating)') }}
-    end as score_gating_ci_low,
-    case
-        when s.mean_score_gating is not null
-            then {{ mean_ci_high('s.mean_score_gating', 'c.score_gating_se',
-                lower='least(0, s.mean_score_gating)', upper='greatest(1, s.mean_score_gating)') }}
-    end as score_gating_ci_high,
+    {{ mean_interval_columns('s.mean_score_gating', 'c.score_gating_se', 'score_gating', widen_to_mean=true) }},
     coalesce(c.n_score_gating_clusters, 0) as n_score_gating_clusters,
     s.first_started_at,
     s.last_started_at

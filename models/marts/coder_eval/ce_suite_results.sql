@@ -179,17 +179,7 @@ select
     case when u.pass_rate is not null then {{ wilson_low('u.rows_passed', 'u.rows_graded') }} end as pass_rate_ci_low,
     case when u.pass_rate is not null then {{ wilson_high('u.rows_passed', 'u.rows_graded') }} end as pass_rate_ci_high,
     u.average_weighted_score,
-    case when u.average_weighted_score is not null then u.average_weighted_score_se end as average_weighted_score_se,
-    case
-        when u.average_weighted_score is not null
-            then {{ mean_ci_low('u.average_weighted_score', 'u.average_weighted_score_se',
-                lower='least(0, u.average_weighted_score)', upper='greatest(1, u.average_weighted_score)') }}
-    end as average_weighted_score_ci_low,
-    case
-        when u.average_weighted_score is not null
-            then {{ mean_ci_high('u.average_weighted_score', 'u.average_weighted_score_se',
-                lower='least(0, u.average_weighted_score)', upper='greatest(1, u.average_weighted_score)') }}
-    end as average_weighted_score_ci_high,
+    {{ mean_interval_columns('u.average_weighted_score', 'u.average_weighted_score_se', 'average_weighted_score', widen_to_mean=true) }},
     cast(u.n_clusters as bigint) as n_clusters,
     u.rows_total > 0 as rows_found,
     case

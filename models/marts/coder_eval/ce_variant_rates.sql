@@ -121,13 +121,7 @@ select
     case when f.pass_rate is not null then {{ wilson_low('f.n_succeeded', 'f.n_graded') }} end as pass_rate_ci_low,
     case when f.pass_rate is not null then {{ wilson_high('f.n_succeeded', 'f.n_graded') }} end as pass_rate_ci_high,
     f.average_score,
-    case when f.average_score is not null then f.average_score_se end as average_score_se,
-    case
-        when f.average_score is not null then {{ mean_ci_low('f.average_score', 'f.average_score_se') }}
-    end as average_score_ci_low,
-    case
-        when f.average_score is not null then {{ mean_ci_high('f.average_score', 'f.average_score_se') }}
-    end as average_score_ci_high,
+    {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score') }},
     cast(f.n_clusters as bigint) as n_clusters,
     cast(f.n_tasks as bigint) as n_tasks,
     cast(f.n_tasks_graded as bigint) as n_tasks_graded,

@@ -88,27 +88,11 @@ select
     g.n_cost_logged,
     g.cost_usd_logged_total,
     g.cost_usd_logged_mean,
-    case when g.cost_usd_logged_mean is not null then k.cost_usd_logged_se end as cost_usd_logged_se,
-    case
-        when g.cost_usd_logged_mean is not null
-            then {{ mean_ci_low('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', lower=none, upper=none) }}
-    end as cost_usd_logged_ci_low,
-    case
-        when g.cost_usd_logged_mean is not null
-            then {{ mean_ci_high('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', lower=none, upper=none) }}
-    end as cost_usd_logged_ci_high,
+    {{ mean_interval_columns('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', 'cost_usd_logged', lower=none, upper=none) }},
     coalesce(k.n_cost_usd_logged_clusters, 0) as n_cost_usd_logged_clusters,
     g.n_latency,
     g.latency_s_mean,
-    case when g.latency_s_mean is not null then k.latency_s_se end as latency_s_se,
-    case
-        when g.latency_s_mean is not null
-            then {{ mean_ci_low('g.latency_s_mean', 'k.latency_s_se', lower=none, upper=none) }}
-    end as latency_s_ci_low,
-    case
-        when g.latency_s_mean is not null
-            then {{ mean_ci_high('g.latency_s_mean', 'k.latency_s_se', lower=none, upper=none) }}
-    end as latency_s_ci_high,
+    {{ mean_interval_columns('g.latency_s_mean', 'k.latency_s_se', 'latency_s', lower=none, upper=none) }},
     coalesce(k.n_latency_s_clusters, 0) as n_latency_s_clusters,
     g.n_token_counted,
     g.cost_usd_repriced_total,

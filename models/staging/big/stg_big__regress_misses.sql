@@ -20,7 +20,7 @@ elements as (
 )
 
 select
-    md5(source_file || ':' || cast(source_line as varchar)) as run_key,
+    {{ line_key('source_file', 'source_line') }} as run_key,
     load_id,
     source_file,
     source_line,

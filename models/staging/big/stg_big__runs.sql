@@ -60,7 +60,7 @@ typed as (
 )
 
 select
-    md5(source_file || ':' || cast(source_line as varchar)) as run_key,
+    {{ line_key('source_file', 'source_line') }} as run_key,
     load_id,
     loaded_at,
     source_file,

@@ -3,23 +3,10 @@ with source as (
 ),
 
 results as (
-    {%- for phase, key in [('success', 'success_criteria_results'), ('post_failure', 'post_failure_criteria_results')] %}
-        {% if not loop.first %}union all{% endif %}
-        select
-            d.run_dir,
-            d.run_id,
-            d.variant_id,
-            coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-            d.replicate_index,
-            d.source_file,
-            d.load_id,
-            d.document_sha256,
-            '{{ phase }}' as result_phase,
-            c.position as criterion_index,
-            c.value as result_json
-        from source as d
-        {{ json_each('d.document', '$.' ~ key, 'c') }}
-    {%- endfor %}
+    {{ ce_task_doc_elements_select('source', [
+        ('success', 'success_criteria_results'),
+        ('post_failure', 'post_failure_criteria_results'),
+    ], 'result_phase', 'criterion_index', 'result_json') }}
 ),
 
 typed as (

@@ -11,16 +11,9 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
+    {{ ce_report_provenance('d') }},
     ts.position as summary_position,
     {{ json_array_length('ts.value', '$.variant_results') }} as n_variant_results,
-    {{ ce_typed_columns('ts.value', fields) }},
-    {{ ce_invalid_fields('ts.value', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('ts.value', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('ts.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.task_summaries', 'ts') }}

@@ -17,18 +17,11 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
+    {{ ce_report_provenance('d') }},
     ts.position as summary_position,
     vr.position as result_position,
     {{ json_text('ts.value', '$.task_id') }} as summary_task_id,
-    {{ ce_typed_columns('vr.value', fields) }},
-    {{ ce_invalid_fields('vr.value', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('vr.value', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('vr.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.task_summaries', 'ts') }}
 {{ json_each('ts.value', '$.variant_results', 'vr') }}

@@ -10,16 +10,9 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
+    {{ ce_report_provenance('d') }},
     {{ json_array_length('d.document', '$.variant_ids') }} as n_variant_ids,
     {{ json_array_length('d.document', '$.task_summaries') }} as n_task_summaries,
     {{ json_has('d.document', '$.per_replicate_scores') }} as has_per_replicate_scores_key,
-    {{ ce_typed_columns('d.document', fields) }},
-    {{ ce_invalid_fields('d.document', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('d.document', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('d.document', fields) }}
 from source as d

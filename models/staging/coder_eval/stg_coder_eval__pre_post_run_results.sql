@@ -3,23 +3,10 @@ with source as (
 ),
 
 results as (
-    {%- for phase in ['pre_run', 'post_run'] %}
-        {% if not loop.first %}union all{% endif %}
-        select
-            d.run_dir,
-            d.run_id,
-            d.variant_id,
-            coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-            d.replicate_index,
-            d.source_file,
-            d.load_id,
-            d.document_sha256,
-            '{{ phase }}' as run_phase,
-            r.position as result_index,
-            r.value as result_json
-        from source as d
-        {{ json_each('d.document', '$.' ~ phase ~ '_results', 'r') }}
-    {%- endfor %}
+    {{ ce_task_doc_elements_select('source', [
+        ('pre_run', 'pre_run_results'),
+        ('post_run', 'post_run_results'),
+    ], 'run_phase', 'result_index', 'result_json') }}
 )
 
 select

@@ -9,19 +9,10 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
-    d.variant_id as dir_variant_id,
-    d.suite_id as dir_suite_id,
+    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
     ca.position as aggregate_position,
     cf.position,
-    {{ ce_typed_columns('cf.value', fields) }},
-    {{ ce_invalid_fields('cf.value', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('cf.value', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('cf.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
 {{ json_each('ca.value', '$.details.confusion', 'cf') }}

@@ -15,18 +15,9 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
-    d.variant_id as dir_variant_id,
-    d.suite_id as dir_suite_id,
+    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
     ca.position as aggregate_position,
     {{ json_array_length('ca.value', '$.threshold_checks') }} as n_threshold_checks,
-    {{ ce_typed_columns('ca.value', fields) }},
-    {{ ce_invalid_fields('ca.value', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('ca.value', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('ca.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.criterion_aggregates', 'ca') }}

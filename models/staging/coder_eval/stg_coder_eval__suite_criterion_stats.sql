@@ -10,17 +10,8 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
-    d.variant_id as dir_variant_id,
-    d.suite_id as dir_suite_id,
+    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
     cs.position,
-    {{ ce_typed_columns('cs.value', fields) }},
-    {{ ce_invalid_fields('cs.value', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('cs.value', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('cs.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.criterion_stats', 'cs') }}

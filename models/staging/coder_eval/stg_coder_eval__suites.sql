@@ -17,18 +17,9 @@ with source as (
 )
 
 select
-    d.load_id,
-    d.loaded_at,
-    d.source_file,
-    d.run_dir,
-    d.run_id,
-    d.document_sha256,
-    d.variant_id as dir_variant_id,
-    d.suite_id as dir_suite_id,
+    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
     {{ json_array_length('d.document', '$.criterion_stats') }} as n_criterion_stats,
     {{ json_array_length('d.document', '$.failed_samples') }} as n_failed_samples,
     {{ json_array_length('d.document', '$.criterion_aggregates') }} as n_criterion_aggregates,
-    {{ ce_typed_columns('d.document', fields) }},
-    {{ ce_invalid_fields('d.document', fields) }} as invalid_fields,
-    {{ ce_invalid_fields('d.document', fields) }} is not null as has_invalid_fields
+    {{ ce_typed_block('d.document', fields) }}
 from source as d

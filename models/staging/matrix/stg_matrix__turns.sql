@@ -5,15 +5,7 @@ with source as (
 
 typed as (
     select
-        s.load_id,
-        s.loaded_at,
-        s.source_file,
-        s.source_line,
-        s.record_sha256,
-        s.file_sha256,
-        s.repaired,
-        s.repaired is not null as is_repaired,
-        coalesce({{ json_type('s.record', '$') }} = 'OBJECT', false) as record_is_object,
+        {{ bf_line_header('s') }},
         {{ file_stem('s.source_file') }} as cell,
         {{ split_part_text(file_stem('s.source_file'), '__', 1) }} as cell_chat_model,
         {{ split_part_text(file_stem('s.source_file'), '__', 2) }} as cell_coder_model,
