@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .paths import resolve_db
+from .paths import check_db_name, resolve_db
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -66,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors
         return int(exc.code or 0)
     db = resolve_db(getattr(args, "db", None))
+    problem = check_db_name(db)
+    if problem:
+        print(f"evalhouse: {problem}", file=sys.stderr)
+        return 2
 
     if args.command == "load":
         from .load import main_load
