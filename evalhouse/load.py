@@ -2,12 +2,16 @@
 
 How a JSONL file lands (the hot path does no per-line Python JSON parsing):
 
-1. Python reads the file's bytes once (chunked), hashes the whole file and the already-landed
-   prefix, and cuts the new part at the last newline (a partial last line is not landed; it
-   lands once completed).
-2. DuckDB splits each chunk into lines (``string_split`` + ``unnest ... WITH ORDINALITY`` for the
-   1-based line numbers), strips CR and a leading UTF-8 BOM, skips blank lines, validates with
-   ``json_valid``/``json_type`` and hashes with ``sha256`` -- all in SQL.
+1. Python reads the file once and hashes it in the same pass (one sha256 state; copies of it give
+   the hash of the landed prefix and of the whole file -- no byte is hashed twice). For a file
+   already registered, the landed prefix (``bytes_landed``) is read in READ_BLOCK pieces, hashed
+   and dropped; only the bytes after it are kept in memory. The new part is cut at the last
+   newline (a partial last line is not landed; it lands once completed).
+2. DuckDB splits each CHUNK_BYTES chunk into lines (``string_split`` + ``unnest ... WITH
+   ORDINALITY`` for the 1-based line numbers), strips CR and a leading UTF-8 BOM, skips blank
+   lines, validates with ``json_valid``/``json_type`` -- one ``CREATE TEMP TABLE ... AS`` per
+   chunk does split and classification together -- then one ``INSERT ... SELECT`` lands the
+   ``ok`` lines with their ``sha256``; all in SQL.
 3. Only *candidate* lines get a second look in Python's ``json``: lines DuckDB rejects, lines
    that are not objects, and lines a cheap SQL superset test flags because DuckDB and Python
    could disagree on them:
@@ -16,7 +20,8 @@ How a JSONL file lands (the hot path does no per-line Python JSON parsing):
      numbers with 3+ exponent digits or 300+ digits (Python reads 1e400 as inf);
    - trailing commas (DuckDB accepts ``{"a":1,}``, Python does not): ``,\\s*[\\]}]``;
    - duplicate keys (DuckDB keeps the first, Python the last): found exactly in SQL with
-     ``json_keys(text)`` (top level) and ``json_keys(text, '$..*')`` (every nested object):
+     ``json_keys(text)`` (top level, computed once per line) and ``json_keys(text, '$..*')``
+     (every nested object; run only on lines with a second ``{``, which any nested object needs):
      some object lists a key twice.
    Python then lands the line as its ``json`` module reads it: NaN/Infinity rewritten to null
    (``repaired`` = ``nonfinite: $.path``), duplicate keys resolved last-wins (record rewritten,
@@ -29,9 +34,17 @@ How a JSONL file lands (the hot path does no per-line Python JSON parsing):
 
 Exactly once (``raw.files``): unchanged size+mtime skips the file without reading it (if the
 mtime is "racy" -- within 2 s of the load that registered it -- the whole-file hash decides);
-appended lines land alone (prefix hash check); a rewritten prefix replaces the file's rows as a
-unit; a new file whose content equals a file already landed is a duplicate (lands nothing).
+appended lines land alone; a rewritten prefix replaces the file's rows as a unit; a new file
+whose content equals a file already landed is a duplicate (lands nothing).
+The append guarantee is exact, not sampled: a grown file counts as appended only if the sha256
+of its first ``bytes_landed`` bytes equals the stored ``prefix_sha256`` (every landed byte is
+re-read and hashed once -- an append costs one sequential read + sha256 of the landed prefix,
+plus the work on the new lines); any other change (a byte rewritten anywhere in the landed part,
+a truncation, another family) replaces the file. Size and mtime alone never prove an append.
 One load is one DuckDB transaction; the evalhouse lock (evalhouse.locking) serialises writers.
+Memory: the load connection runs with ``SET memory_limit`` = MEMORY_LIMIT (1GB;
+$EVALHOUSE_LOAD_MEMORY_LIMIT overrides) so DuckDB spills to ``<db>.tmp`` rather than growing
+with the input; Python holds at most one file's unlanded bytes plus one decoded chunk.
 """
 from __future__ import annotations
 
@@ -70,29 +83,41 @@ SELECT unnest($nos::BIGINT[]) AS line_no, unnest($texts::VARCHAR[]) AS text
 # Duplicate keys, exactly, in SQL: DuckDB's json_keys keeps repeated keys (decoded, so "a\\u0062" and
 # "ab" compare equal); json_keys(text) covers the top-level object and json_keys(text, '$..*') (recursive
 # descent) every nested object, inside arrays too. A line with a repeated key in any object goes to Python.
-# CASE evaluates each WHEN only for the rows that reach it, so the costlier tests run on fewer rows.
+# CASE evaluates each WHEN only for the rows that reach it, so the costlier tests run on fewer rows
+# (nested CASEs, not AND: json_type/json_keys must never see a line json_valid rejected). The top-level
+# keys are computed once (column `keys`, NULL for blank, invalid and non-object lines). The nested test
+# runs only when a second '{' follows the first character: a nested object needs one (a sound superset
+# filter; a '{' inside a string only costs the exact test).
 _CLASSIFY_TAIL = f"""
 ), s AS (
     SELECT line_no, CASE WHEN ends_with(text, chr(13)) THEN rtrim(text, chr(13)) ELSE text END AS text
     FROM l
+), v AS (
+    SELECT line_no, text, regexp_matches(text, '[^ \\t\\r]') AS nonblank, json_valid(text) AS valid
+    FROM s
+), k AS (
+    SELECT line_no, text, nonblank,
+        CASE WHEN NOT nonblank OR NOT valid THEN NULL
+             WHEN json_type(text) <> 'OBJECT' THEN NULL
+             ELSE json_keys(text) END AS keys
+    FROM v
 )
 SELECT line_no, text,
     CASE
-        WHEN NOT regexp_matches(text, '[^ \\t\\r]') THEN 'blank'
-        WHEN NOT json_valid(text) THEN 'check'
-        WHEN json_type(text) <> 'OBJECT' THEN 'check'
+        WHEN NOT nonblank THEN 'blank'
+        WHEN keys IS NULL THEN 'check'
         WHEN regexp_matches(text, '{_SUSPICIOUS_RE}') THEN 'check'
-        WHEN len(json_keys(text)) <> len(list_distinct(json_keys(text))) THEN 'check'
+        WHEN len(keys) <> len(list_distinct(keys)) THEN 'check'
+        WHEN strpos(substr(text, 2), '{{') = 0 THEN 'ok'
         WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),
                                                   lambda k: len(k) <> len(list_distinct(k)))), false) THEN 'check'
         ELSE 'ok'
     END AS kind
-FROM s
+FROM k
 """
-# the lines are materialised first: classifying a table runs in parallel, an unnest of one value does not
-_SPLIT_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_lines AS {_SPLIT_SRC}"
-_LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_lines AS {_LIST_SRC}"
-_CLASSIFY_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS (SELECT line_no, text FROM _eh_lines{_CLASSIFY_TAIL}"
+# split + classify in one statement, materialised once (the text path: one chunk string in, numbered lines out)
+_SPLIT_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_SPLIT_SRC}{_CLASSIFY_TAIL}"
+_LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_LIST_SRC}{_CLASSIFY_TAIL}"
 
 
 class UsageError(ValueError):
@@ -308,17 +333,53 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _pending(data: bytes, end: int) -> int:
-    """1 if bytes follow the last newline (a partial last line), not counting a lone leading BOM."""
-    tail = data[end:]
+def _pending(data: bytes, end: int, off: int = 0) -> int:
+    """1 if bytes follow the last newline (a partial last line), not counting a lone leading BOM.
+
+    `data` holds the file's bytes from offset `off`; `end` is an offset in the file."""
+    tail = data[end - off:]
     if end == 0 and tail.startswith(BOM):
         tail = tail[len(BOM):]
     return 1 if tail else 0
 
 
-def _read_file(path: str) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
+def _read_file(path: str):
+    """Open `path` for reading (binary); every file the loader reads goes through here."""
+    return open(path, "rb")
+
+
+READ_BLOCK = 8 << 20         # bytes hashed per read while verifying a landed prefix
+
+
+def _read_jsonl(path: str, reg: dict | None, family: str):
+    """Read a JSONL file once, hashing as it goes; keep in memory only what may need landing.
+
+    If the registry says the first `bytes_landed` bytes were landed (same family), those bytes are
+    read in READ_BLOCK pieces and hashed -- never kept -- and compared with the stored prefix
+    sha256. Returns (head, off, tail, h): head = the file's first 3 bytes, off = where the kept
+    bytes start (bytes_landed when that prefix is verified, else 0), tail = the bytes from off to
+    the end, h = a sha256 state that has consumed exactly the first `off` bytes. If the prefix
+    does not verify, the file is re-read from byte 0 (off = 0).
+    """
+    with _read_file(path) as fh:
+        bl = (reg["bytes_landed"] or 0) if reg is not None else 0
+        if reg is not None and bl > 0 and reg["family"] == family:
+            h = hashlib.sha256()
+            head = b""
+            left = bl
+            while left > 0:
+                buf = fh.read(min(READ_BLOCK, left))
+                if not buf:
+                    break
+                if not head:
+                    head = buf[:3]
+                h.update(buf)
+                left -= len(buf)
+            if left == 0 and h.copy().hexdigest() == reg["prefix_sha256"]:
+                return head, bl, fh.read(), h
+            fh.seek(0)
+        data = fh.read()
+        return data[:3], 0, data, hashlib.sha256()
 
 
 class _Loader:
@@ -445,14 +506,22 @@ class _Loader:
                 self.s.files.append(res)
                 self.progress.advance(st.st_size, path)
                 return
-            data = _read_file(path)
+            head, off, data, h = _read_jsonl(path, reg, family)
         except OSError as exc:
             self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
             return
-        size = len(data)
+        # `data` holds the file's bytes from offset `off` (off > 0: the landed prefix verified by hash,
+        # read and hashed once, not kept); h has consumed the first `off` bytes. Offsets below are in the file.
+        size = off + len(data)
         mtime_ns = st.st_mtime_ns
-        file_sha = hashlib.sha256(data).hexdigest()
-        if data.startswith(GZIP_MAGIC):
+        last_nl = data.rfind(b"\n")
+        end = off + last_nl + 1 if last_nl >= 0 else off     # bytes that form complete lines
+        h.update(memoryview(data)[:end - off])
+        end_sha = h.hexdigest()                               # sha256 of the first `end` bytes
+        if end < size:
+            h.update(memoryview(data)[end - off:])
+        file_sha = h.hexdigest()
+        if head.startswith(GZIP_MAGIC):
             if reg is not None and reg["file_sha256"] == file_sha:
                 res.status = "unchanged"
                 self.s.files.append(res)
@@ -466,8 +535,6 @@ class _Loader:
             self.s.files.append(res)
             return
 
-        last_nl = data.rfind(b"\n")
-        end = last_nl + 1           # bytes that form complete lines
         start, base = 0, 0
         if reg is not None:
             if reg["file_sha256"] == file_sha:
@@ -476,15 +543,14 @@ class _Loader:
                 self._register(path, reg["family"], size, mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
                                file_sha, reg["lines_read"] or 0, reg["lines_landed"])
                 res.status = "unchanged"
-                res.pending = _pending(data, end)
+                res.pending = _pending(data, end, off)
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
-            bl = reg["bytes_landed"]
-            if bl <= size and hashlib.sha256(memoryview(data)[:bl]).hexdigest() == reg["prefix_sha256"] \
-                    and reg["family"] == family:
-                start, base = bl, reg["lines_read"] or 0
-                res.status = "appended" if bl > 0 else "loaded"
+            if off > 0 or (reg["bytes_landed"] == 0 and reg["family"] == family):
+                # the landed prefix is byte-identical (verified by _read_jsonl): land only what follows
+                start, base = off, reg["lines_read"] or 0
+                res.status = "appended" if off > 0 else "loaded"
             else:
                 self._replace_rows_if_registered(reg, res)
         else:
@@ -493,21 +559,18 @@ class _Loader:
                 res.status = "duplicate"
                 res.duplicate_of = dup
                 self.s.files_duplicate += 1
-                n_lines = data.count(b"\n", 0, end)
+                n_lines = data.count(b"\n", 0, end - off)
                 self.s.duplicates_skipped += n_lines
-                self._register(path, family, size, mtime_ns, end, hashlib.sha256(memoryview(data)[:end]).hexdigest(),
-                               file_sha, n_lines, 0, duplicate_of=dup)
+                self._register(path, family, size, mtime_ns, end, end_sha, file_sha, n_lines, 0, duplicate_of=dup)
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
         if end > start:
-            self._land_segment(path, family, data, start, end, base, file_sha, res)
-        res.pending = _pending(data, end)
+            self._land_segment(path, family, data, start - off, end - off, base, file_sha, res, file_off=off)
+        res.pending = _pending(data, end, off)
         lines_read = base + res.lines
         landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
-        landed_to = max(end, start)
-        prefix_sha = file_sha if landed_to == size else hashlib.sha256(memoryview(data)[:landed_to]).hexdigest()
-        self._register(path, family, size, mtime_ns, landed_to, prefix_sha, file_sha, lines_read, landed_total,
+        self._register(path, family, size, mtime_ns, end, end_sha, file_sha, lines_read, landed_total,
                        duplicate_of=None if res.status == "replaced" else ...)
         if res.lines == 0 and res.status == "appended":
             res.status = "unchanged"
@@ -542,7 +605,8 @@ class _Loader:
         self.s.files.append(res)
 
     def _land_segment(self, path, family, data: bytes, start: int, end: int, base: int, file_sha: str,
-                      res: FileResult) -> None:
+                      res: FileResult, file_off: int = 0) -> None:
+        """Land data[start:end] (complete lines); data starts at byte `file_off` of the file."""
         table = JSONL_TABLES[family]
         pos = start
         line_base = base
@@ -553,7 +617,7 @@ class _Loader:
                 stop = nl + 1 if nl >= pos else data.find(b"\n", stop) + 1
             chunk = data[pos:stop - 1]           # without the final newline
             n_lines = chunk.count(b"\n") + 1
-            if pos == 0 and chunk.startswith(BOM):
+            if pos + file_off == 0 and chunk.startswith(BOM):
                 chunk = chunk[len(BOM):]
             self._land_chunk(path, table, chunk, line_base, n_lines, file_sha, res)
             res.lines += n_lines
@@ -587,7 +651,6 @@ class _Loader:
                     errs.append((i, f"invalid UTF-8 (byte {exc.start + 1} of the line): re-encode the file as "
                                     "UTF-8", raw.decode("utf-8", "replace")))
             con.execute(_LIST_SQL, {"nos": nos, "texts": texts})
-        con.execute(_CLASSIFY_SQL)
         counts = dict(con.execute("SELECT kind, count(*) FROM _eh_cls GROUP BY kind").fetchall())
         con.execute(
             f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, line_no, text, sha256(text), $fsha, NULL "
@@ -636,7 +699,8 @@ class _Loader:
                 res.status = "unchanged"
                 self.s.files.append(res)
                 return
-            data = _read_file(path)
+            with _read_file(path) as fh:
+                data = fh.read()
         except OSError as exc:
             self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
             return
@@ -797,6 +861,7 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
         raise UsageError(f"unknown family {family!r}: choose one of {', '.join(JSONL_TABLES)}")
     if wait is None:
         wait = float(os.environ.get("EVALHOUSE_LOCK_WAIT", "60"))
+    memory_limit = _memory_limit()
     t0 = time.monotonic()
     found = discover(paths, family=family, follow_symlinks=follow_symlinks)
     db = os.fspath(db)
@@ -806,6 +871,9 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
         try:
             started = datetime.now(timezone.utc)
             con.execute("SET enable_progress_bar = false")
+            # bounded memory: past memory_limit DuckDB spills to its temp_directory (default for a database
+            # file: <db>.tmp) instead of growing with the input
+            con.execute("SET memory_limit = $m", {"m": memory_limit})
             con.execute("BEGIN TRANSACTION")
             ensure_raw_schema(con)
             total = 0
@@ -857,6 +925,16 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
     summary.files_unchanged = sum(1 for f in summary.files if f.status == "unchanged")
     summary.seconds = time.monotonic() - t0
     return summary
+
+
+MEMORY_LIMIT = "1GB"         # DuckDB memory_limit of the load connection ($EVALHOUSE_LOAD_MEMORY_LIMIT overrides)
+
+
+def _memory_limit() -> str:
+    v = os.environ.get("EVALHOUSE_LOAD_MEMORY_LIMIT", MEMORY_LIMIT).strip()
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?\s*[KMGT]?i?B", v, re.IGNORECASE):
+        raise UsageError(f"EVALHOUSE_LOAD_MEMORY_LIMIT={v!r}: expected a size such as 1GB or 512MB")
+    return v
 
 
 def _version() -> str:

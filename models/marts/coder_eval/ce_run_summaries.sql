@@ -39,20 +39,10 @@ select
     c.pass_rate as pass_rate_recomputed,
     -- R25: Wilson intervals on the replicate rows of the run, NULL exactly when the rate is
     -- (coder-eval's graded = 0 / nothing_was_measured guard)
-    case
-        when c.pass_rate is not null then {{ wilson_low('c.tasks_succeeded', 'c.tasks_graded') }}
-    end as pass_rate_recomputed_ci_low,
-    case
-        when c.pass_rate is not null then {{ wilson_high('c.tasks_succeeded', 'c.tasks_graded') }}
-    end as pass_rate_recomputed_ci_high,
+    {{ rate_interval_columns('c.pass_rate', 'c.tasks_succeeded', 'c.tasks_graded', 'pass_rate_recomputed') }},
     r.error_share_stored,
     c.error_share as error_share_recomputed,
-    case
-        when c.error_share is not null then {{ wilson_low('c.tasks_error', 'c.tasks_graded') }}
-    end as error_share_recomputed_ci_low,
-    case
-        when c.error_share is not null then {{ wilson_high('c.tasks_error', 'c.tasks_graded') }}
-    end as error_share_recomputed_ci_high,
+    {{ rate_interval_columns('c.error_share', 'c.tasks_error', 'c.tasks_graded', 'error_share_recomputed') }},
     r.has_pass_rate_stored,
     c.nothing_was_measured,
     r.tasks_cost_incomplete_stored,

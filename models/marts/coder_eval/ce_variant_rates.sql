@@ -118,8 +118,7 @@ select
     cast(f.n_graded as bigint) as n_graded,
     cast(f.n_measured as bigint) as n_measured,
     f.pass_rate,
-    case when f.pass_rate is not null then {{ wilson_low('f.n_succeeded', 'f.n_graded') }} end as pass_rate_ci_low,
-    case when f.pass_rate is not null then {{ wilson_high('f.n_succeeded', 'f.n_graded') }} end as pass_rate_ci_high,
+    {{ rate_interval_columns('f.pass_rate', 'f.n_succeeded', 'f.n_graded', 'pass_rate') }},
     f.average_score,
     {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score') }},
     cast(f.n_clusters as bigint) as n_clusters,
@@ -127,12 +126,7 @@ select
     cast(f.n_tasks_graded as bigint) as n_tasks_graded,
     cast(f.n_tasks_all_passed as bigint) as n_tasks_all_passed,
     f.task_pass_rate,
-    case
-        when f.task_pass_rate is not null then {{ wilson_low('f.n_tasks_all_passed', 'f.n_tasks_graded') }}
-    end as task_pass_rate_ci_low,
-    case
-        when f.task_pass_rate is not null then {{ wilson_high('f.n_tasks_all_passed', 'f.n_tasks_graded') }}
-    end as task_pass_rate_ci_high,
+    {{ rate_interval_columns('f.task_pass_rate', 'f.n_tasks_all_passed', 'f.n_tasks_graded', 'task_pass_rate') }},
     v.source_file as variant_json_source_file,
     v.pass_rate_stored as variant_json_task_pass_rate_stored,
     v.average_score as variant_json_average_score_stored,

@@ -17,3 +17,16 @@
         when {{ mean }} is not null then {{ mean_ci_high(mean, se, lower=lower, upper=upper) }}
     end as {{ prefix }}_ci_high
 {%- endmacro %}
+
+{#-
+  The Wilson interval columns of one rate k/n: <prefix>_ci_low, <prefix>_ci_high, each NULL when
+  `rate` is NULL (the rate is not estimable, e.g. nothing measured).
+-#}
+{% macro rate_interval_columns(rate, k, n, prefix) -%}
+    case
+        when {{ rate }} is not null then {{ wilson_low(k, n) }}
+    end as {{ prefix }}_ci_low,
+    case
+        when {{ rate }} is not null then {{ wilson_high(k, n) }}
+    end as {{ prefix }}_ci_high
+{%- endmacro %}
