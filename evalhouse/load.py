@@ -2,16 +2,26 @@
 
 How a JSONL file lands (the hot path does no per-line Python JSON parsing):
 
-1. Python reads the file once and hashes it in the same pass (one sha256 state; copies of it give
-   the hash of the landed prefix and of the whole file -- no byte is hashed twice). For a file
-   already registered, the landed prefix (``bytes_landed``) is read in READ_BLOCK pieces, hashed
-   and dropped; only the bytes after it are kept in memory. The new part is cut at the last
-   newline (a partial last line is not landed; it lands once completed).
-2. DuckDB splits each CHUNK_BYTES chunk into lines (``string_split`` + ``unnest ... WITH
-   ORDINALITY`` for the 1-based line numbers), strips CR and a leading UTF-8 BOM, skips blank
-   lines, validates with ``json_valid``/``json_type`` -- one ``CREATE TEMP TABLE ... AS`` per
-   chunk does split and classification together -- then one ``INSERT ... SELECT`` lands the
-   ``ok`` lines with their ``sha256``; all in SQL.
+1. A file's FIRST landing (or its replacement) -- the direct path:
+   a. Python streams the file once (READ_BLOCK pieces, nothing kept): sha256 of the whole file and of
+      its complete lines, the newline count, and whether DuckDB's line split will equal Python's (no
+      CR, no NUL, valid UTF-8). It also collects the repeat-free top-level key lists of the first lines.
+   b. ONE DuckDB statement per file (_DIRECT_SELECT) reads it with DuckDB's own CSV scanner (whole
+      lines, no quoting, BOM dropped), numbers the lines with row_number() over the order-preserving
+      scan, and inserts every complete line with its sha256 and a classification; lines that need a
+      second look (step 3) land marked CHECK_MARK and are resolved (UPDATE / DELETE) before commit.
+   c. The statement must return exactly the pre-pass's line count and the file must be unchanged
+      since the pre-pass (else its rows are deleted and it lands the chunked way); if DuckDB raises,
+      the whole load is rolled back and retried without the direct path.
+2. Appends, and files the direct path cannot take (CR line ends, NUL bytes, invalid UTF-8) -- the
+   chunked path: for a registered file the landed prefix (``bytes_landed``) is hashed from a memory
+   map (in parallel threads across files, see _Loader.prefetch) and compared with the stored
+   prefix sha256; only the bytes after it are read into memory. DuckDB splits each CHUNK_BYTES chunk
+   into lines (``string_split`` + ``unnest ... WITH ORDINALITY`` for the 1-based line numbers), strips
+   CR and a leading UTF-8 BOM, skips blank lines, validates with ``json_valid``/``json_type`` -- one
+   ``CREATE TEMP TABLE ... AS`` per chunk does split and classification together -- then one
+   ``INSERT ... SELECT`` lands the ``ok`` lines with their ``sha256``; all in SQL.
+   A partial last line (no newline yet) is never landed; it lands once completed.
 3. Only *candidate* lines get a second look in Python's ``json``: lines DuckDB rejects, lines
    that are not objects, and lines a cheap SQL superset test flags because DuckDB and Python
    could disagree on them:
@@ -20,9 +30,10 @@ How a JSONL file lands (the hot path does no per-line Python JSON parsing):
      numbers with 3+ exponent digits or 300+ digits (Python reads 1e400 as inf);
    - trailing commas (DuckDB accepts ``{"a":1,}``, Python does not): ``,\\s*[\\]}]``;
    - duplicate keys (DuckDB keeps the first, Python the last): found exactly in SQL with
-     ``json_keys(text)`` (top level, computed once per line) and ``json_keys(text, '$..*')``
-     (every nested object; run only on lines with a second ``{``, which any nested object needs):
-     some object lists a key twice.
+     ``json_keys(text)`` (top level, computed once per line; a key list equal to one of the sampled
+     repeat-free lists skips the ``list_distinct`` test) and ``json_keys(text, '$..*')`` (every nested
+     object; run only on lines with a second ``{``, which any nested object needs): some object lists
+     a key twice.
    Python then lands the line as its ``json`` module reads it: NaN/Infinity rewritten to null
    (``repaired`` = ``nonfinite: $.path``), duplicate keys resolved last-wins (record rewritten,
    ``repaired`` = ``duplicate keys: ...``), lone UTF-16 surrogates (Python accepts, DuckDB does
@@ -38,26 +49,33 @@ appended lines land alone; a rewritten prefix replaces the file's rows as a unit
 whose content equals a file already landed is a duplicate (lands nothing).
 The append guarantee is exact, not sampled: a grown file counts as appended only if the sha256
 of its first ``bytes_landed`` bytes equals the stored ``prefix_sha256`` (every landed byte is
-re-read and hashed once -- an append costs one sequential read + sha256 of the landed prefix,
+re-hashed once, from a memory map, several files in parallel -- an append costs one sha256 of the landed prefix,
 plus the work on the new lines); any other change (a byte rewritten anywhere in the landed part,
 a truncation, another family) replaces the file. Size and mtime alone never prove an append.
 One load is one DuckDB transaction; the evalhouse lock (evalhouse.locking) serialises writers.
 Memory: the load connection runs with ``SET memory_limit`` = MEMORY_LIMIT (1GB;
 $EVALHOUSE_LOAD_MEMORY_LIMIT overrides) so DuckDB spills to ``<db>.tmp`` rather than growing
-with the input; Python holds at most one file's unlanded bytes plus one decoded chunk.
+with the input; Python holds at most one READ_BLOCK on the direct path, and on the chunked path one
+file's unlanded bytes (an append: only the new tail) plus one decoded chunk.
+$EVALHOUSE_LOAD_DIRECT=0 turns the direct path off (A/B benchmarks, tests).
 """
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import math
+import mmap
 import os
 import re
 import sys
 import time
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
+
+import duckdb
 
 from .discover import Item, discover
 from .locking import DatabaseBusy, connect_rw, db_lock
@@ -107,7 +125,7 @@ SELECT line_no, text,
         WHEN NOT nonblank THEN 'blank'
         WHEN keys IS NULL THEN 'check'
         WHEN regexp_matches(text, '{_SUSPICIOUS_RE}') THEN 'check'
-        WHEN len(keys) <> len(list_distinct(keys)) THEN 'check'
+        WHEN NOT list_contains($key_lists::VARCHAR[][], keys) AND len(keys) <> len(list_distinct(keys)) THEN 'check'
         WHEN strpos(substr(text, 2), '{{') = 0 THEN 'ok'
         WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),
                                                   lambda k: len(k) <> len(list_distinct(k)))), false) THEN 'check'
@@ -119,6 +137,38 @@ FROM k
 _SPLIT_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_SPLIT_SRC}{_CLASSIFY_TAIL}"
 _LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_LIST_SRC}{_CLASSIFY_TAIL}"
 
+# The direct path (a file's first landing, or its replacement): DuckDB's CSV scanner reads the file
+# itself -- whole lines, no quote/escape/delimiter, a UTF-8 BOM dropped -- numbers the lines with
+# row_number() over the order-preserving scan, and lands every complete line in ONE statement, with its
+# sha256 and a classification. Lines that need a second look (blank, invalid, not an object, or flagged
+# by the superset tests above) land with repaired = CHECK_MARK; Python then resolves those few rows
+# (UPDATE / DELETE) before the transaction commits. Used only when the pre-pass showed the file has no
+# CR, no NUL and is valid UTF-8 (so DuckDB's line split is exactly Python's split on b"\n"), and the
+# statement must return exactly the pre-pass's line count, or the file goes the chunked way instead.
+# $key_lists: top-level key lists the pre-pass saw without a repeat in the file's first lines; a line
+# whose key list equals one of them has no repeated top-level key, so the costlier list_distinct test
+# runs only on the other lines (for schema-stable logs: none).
+CHECK_MARK = "evalhouse: second look pending"   # transient; never committed
+_CSV_LINES = ("read_csv($file, columns = {'line': 'VARCHAR'}, delim = chr(0), quote = '', escape = '', "
+              "header = false, auto_detect = false, new_line = '\\n', max_line_size = 2147483647)")
+_DIRECT_SELECT = f"""
+SELECT $load_id, $at, $file, n, coalesce(line, ''), sha256(coalesce(line, '')), $fsha,
+    CASE
+        WHEN k IS NULL THEN $mark
+        WHEN regexp_matches(line, '{_SUSPICIOUS_RE}') THEN $mark
+        WHEN NOT list_contains($key_lists::VARCHAR[][], k) AND len(k) <> len(list_distinct(k)) THEN $mark
+        WHEN strpos(substr(line, 2), '{{') = 0 THEN NULL
+        WHEN coalesce(list_bool_or(list_transform(json_keys(line, '$..*'),
+                                                  lambda x: len(x) <> len(list_distinct(x)))), false) THEN $mark
+    END
+FROM (
+    SELECT n, line,
+        CASE WHEN starts_with(line, '{{') AND json_valid(line) THEN json_keys(line) END AS k
+    FROM (SELECT row_number() OVER () AS n, line FROM {_CSV_LINES})
+    WHERE n <= $n_lines
+)
+"""
+
 
 class UsageError(ValueError):
     """Bad arguments (exit code 2)."""
@@ -126,6 +176,10 @@ class UsageError(ValueError):
 
 class LoadError(RuntimeError):
     """A fatal error: nothing was written (exit code 1)."""
+
+
+class _DirectPathFailed(RuntimeError):
+    """DuckDB's scanner raised on a file the pre-pass passed: the load is retried without the direct path."""
 
 
 @dataclass
@@ -348,43 +402,156 @@ def _read_file(path: str):
     return open(path, "rb")
 
 
-READ_BLOCK = 8 << 20         # bytes hashed per read while verifying a landed prefix
+READ_BLOCK = 8 << 20         # bytes per read of a file's first landing
+PREFIX_BLOCK = 64 << 20      # bytes per hashlib update while verifying a landed prefix
 
 
-def _read_jsonl(path: str, reg: dict | None, family: str):
-    """Read a JSONL file once, hashing as it goes; keep in memory only what may need landing.
+def _hash_prefix(path: str, n: int):
+    """(first 3 bytes, a sha256 state that has consumed the first n bytes of path), or None if it is shorter.
 
-    If the registry says the first `bytes_landed` bytes were landed (same family), those bytes are
-    read in READ_BLOCK pieces and hashed -- never kept -- and compared with the stored prefix
-    sha256. Returns (head, off, tail, h): head = the file's first 3 bytes, off = where the kept
-    bytes start (bytes_landed when that prefix is verified, else 0), tail = the bytes from off to
-    the end, h = a sha256 state that has consumed exactly the first `off` bytes. If the prefix
-    does not verify, the file is re-read from byte 0 (off = 0).
-    """
+    Hashes straight from a read-only memory map (no copy); hashlib releases the GIL, so the
+    prefixes of several files can be hashed in parallel threads (see _Loader.prefetch)."""
     with _read_file(path) as fh:
-        bl = (reg["bytes_landed"] or 0) if reg is not None else 0
-        if reg is not None and bl > 0 and reg["family"] == family:
+        size = os.fstat(fh.fileno()).st_size
+        if n <= 0 or size < n:
+            return None
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             h = hashlib.sha256()
-            head = b""
-            left = bl
-            while left > 0:
-                buf = fh.read(min(READ_BLOCK, left))
-                if not buf:
-                    break
-                if not head:
-                    head = buf[:3]
+            view = memoryview(mm)
+            try:
+                for i in range(0, n, PREFIX_BLOCK):
+                    h.update(view[i:min(n, i + PREFIX_BLOCK)])
+                return bytes(view[:3]), h
+            finally:
+                view.release()
+
+
+@dataclass
+class _Scan:
+    """What one streaming read of a whole file tells (nothing of the file is kept in memory)."""
+    head: bytes = b""        # the first 3 bytes (gzip magic test)
+    size: int = 0            # bytes read
+    end: int = 0             # bytes that form complete lines (up to and including the last newline)
+    lines: int = 0           # complete lines (newlines)
+    end_sha: str = ""        # sha256 of the first `end` bytes
+    file_sha: str = ""       # sha256 of the whole file
+    direct_ok: bool = True   # no CR, no NUL, valid UTF-8: DuckDB's line split equals Python's
+    key_lists: list = field(default_factory=list)   # distinct repeat-free top-level key lists (first lines)
+
+
+def _scan_file(path: str) -> _Scan:
+    """Read `path` once in READ_BLOCK pieces: hashes, newline count and the direct-path preconditions."""
+    sc = _Scan()
+    h = hashlib.sha256()
+    h_end = h.copy()
+    dec = codecs.getincrementaldecoder("utf-8")()
+    dec_busy = False          # the decoder holds a partial character
+    with _read_file(path) as fh:
+        while True:
+            buf = fh.read(READ_BLOCK)
+            if not buf:
+                break
+            if not sc.head:
+                sc.head = buf[:3]
+                sc.key_lists = _key_lists(buf)
+            nl = buf.rfind(b"\n")
+            if nl >= 0:
+                h.update(memoryview(buf)[:nl + 1])
+                h_end = h.copy()
+                h.update(memoryview(buf)[nl + 1:])
+                sc.end = sc.size + nl + 1
+                sc.lines += buf.count(b"\n")
+            else:
                 h.update(buf)
-                left -= len(buf)
-            if left == 0 and h.copy().hexdigest() == reg["prefix_sha256"]:
-                return head, bl, fh.read(), h
-            fh.seek(0)
+            sc.size += len(buf)
+            if sc.direct_ok:
+                if b"\r" in buf or b"\x00" in buf:
+                    sc.direct_ok = False
+                elif dec_busy or not buf.isascii():
+                    try:
+                        dec.decode(buf)
+                        dec_busy = bool(dec.getstate()[0])
+                    except UnicodeDecodeError:
+                        sc.direct_ok = False
+    sc.end_sha = h_end.hexdigest() if sc.end else hashlib.sha256().hexdigest()
+    sc.file_sha = h.hexdigest()
+    return sc
+
+
+KEY_LIST_LINES = 64         # first lines sampled for repeat-free key lists ...
+KEY_LIST_BYTES = 64 << 10   # ... within the first 64 KB
+KEY_LISTS_MAX = 32
+
+
+def _key_lists(buf: bytes) -> list[list[str]]:
+    """Distinct top-level key lists, without a repeated key, of the JSON objects among the first lines."""
+    out: list[list[str]] = []
+    head = buf[:KEY_LIST_BYTES]
+    for raw in head.split(b"\n")[:-1][:KEY_LIST_LINES]:     # complete lines only
+        try:
+            pairs = json.loads(raw, object_pairs_hook=lambda p: p)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(pairs, list) or not pairs or not isinstance(pairs[0], tuple):
+            continue
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) == len(keys) and keys not in out:
+            out.append(keys)
+            if len(out) == KEY_LISTS_MAX:
+                break
+    return out
+
+
+def _sha256_prefix(path: str, n: int) -> str | None:
+    """sha256 of the first n bytes of path (None if it is shorter now)."""
+    h = hashlib.sha256()
+    with _read_file(path) as fh:
+        left = n
+        while left > 0:
+            buf = fh.read(min(READ_BLOCK, left))
+            if not buf:
+                return None
+            h.update(buf)
+            left -= len(buf)
+    return h.hexdigest()
+
+
+def _safe_hash_prefix(path: str, n: int):
+    try:
+        return _hash_prefix(path, n)
+    except (OSError, ValueError):
+        return None          # unreadable now: load_jsonl reads it again and reports why
+
+
+def _append_candidate(reg: dict | None, family: str) -> bool:
+    return reg is not None and (reg["bytes_landed"] or 0) > 0 and reg["family"] == family
+
+
+def _read_jsonl(path: str, reg: dict, prefix=None):
+    """Read a registered JSONL file whose first `bytes_landed` bytes were landed; keep only what may need landing.
+
+    The landed prefix is hashed -- never kept in memory -- and compared with the stored prefix sha256
+    (`prefix`: a precomputed _hash_prefix result). Returns (head, off, tail, h): head = the file's first
+    3 bytes, off = where the kept bytes start (bytes_landed when that prefix is verified, else 0), tail =
+    the bytes from off to the end, h = a sha256 state that has consumed exactly the first `off` bytes.
+    If the prefix does not verify, the whole file is read (off = 0).
+    """
+    bl = reg["bytes_landed"]
+    if prefix is None:
+        prefix = _hash_prefix(path, bl)
+    with _read_file(path) as fh:
+        if prefix is not None and prefix[1].copy().hexdigest() == reg["prefix_sha256"]:
+            fh.seek(bl)
+            return prefix[0], bl, fh.read(), prefix[1]
         data = fh.read()
         return data[:3], 0, data, hashlib.sha256()
 
 
 class _Loader:
-    def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress):
+    def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True):
         self.con = con
+        self.direct = direct      # land first loads with one DuckDB statement per file (see _DIRECT_SELECT)
+        self._prefixes: dict[str, Future] = {}
         self.s = summary
         self.loaded_at = loaded_at
         self.progress = progress
@@ -402,6 +569,19 @@ class _Loader:
             self.registry[row[0]] = dict(zip(
                 ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
                  "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns"], row))
+
+    def prefetch(self, items, pool: ThreadPoolExecutor) -> None:
+        """Start hashing the landed prefixes of the grown files in `pool` (an append's only O(landed) work)."""
+        for it in items:
+            if it.kind != "jsonl":
+                continue
+            reg = self.registry.get(it.path)
+            try:
+                st = os.stat(it.path)
+            except OSError:
+                continue
+            if _append_candidate(reg, it.family) and not self._unchanged_by_stat(reg, st):
+                self._prefixes[it.path] = pool.submit(_safe_hash_prefix, it.path, reg["bytes_landed"])
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _flush_errors(self, path: str, errs: list[tuple[int | None, str, str | None]]) -> None:
@@ -506,21 +686,32 @@ class _Loader:
                 self.s.files.append(res)
                 self.progress.advance(st.st_size, path)
                 return
-            head, off, data, h = _read_jsonl(path, reg, family)
+            if _append_candidate(reg, family):                    # maybe an append: verify the prefix
+                fut = self._prefixes.pop(path, None)
+                head, off, data, h = _read_jsonl(path, reg, fut.result() if fut is not None else None)
+                sc = None
+            else:
+                sc = _scan_file(path)                                  # first landing: stream, keep nothing
+                head, off, data, h = sc.head, 0, None, None
         except OSError as exc:
             self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
             return
-        # `data` holds the file's bytes from offset `off` (off > 0: the landed prefix verified by hash,
-        # read and hashed once, not kept); h has consumed the first `off` bytes. Offsets below are in the file.
-        size = off + len(data)
         mtime_ns = st.st_mtime_ns
-        last_nl = data.rfind(b"\n")
-        end = off + last_nl + 1 if last_nl >= 0 else off     # bytes that form complete lines
-        h.update(memoryview(data)[:end - off])
-        end_sha = h.hexdigest()                               # sha256 of the first `end` bytes
-        if end < size:
-            h.update(memoryview(data)[end - off:])
-        file_sha = h.hexdigest()
+        if sc is not None:
+            size, end, end_sha, file_sha = sc.size, sc.end, sc.end_sha, sc.file_sha
+            pending = 0 if end == size or (end == 0 and sc.head == BOM and size == len(BOM)) else 1
+        else:
+            # `data` holds the file's bytes from offset `off` (off > 0: the landed prefix verified by hash,
+            # read and hashed once, not kept); h has consumed the first `off` bytes. Offsets below are in the file.
+            size = off + len(data)
+            last_nl = data.rfind(b"\n")
+            end = off + last_nl + 1 if last_nl >= 0 else off     # bytes that form complete lines
+            h.update(memoryview(data)[:end - off])
+            end_sha = h.hexdigest()                               # sha256 of the first `end` bytes
+            if end < size:
+                h.update(memoryview(data)[end - off:])
+            file_sha = h.hexdigest()
+            pending = _pending(data, end, off)
         if head.startswith(GZIP_MAGIC):
             if reg is not None and reg["file_sha256"] == file_sha:
                 res.status = "unchanged"
@@ -543,7 +734,7 @@ class _Loader:
                 self._register(path, reg["family"], size, mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
                                file_sha, reg["lines_read"] or 0, reg["lines_landed"])
                 res.status = "unchanged"
-                res.pending = _pending(data, end, off)
+                res.pending = pending
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
@@ -559,15 +750,21 @@ class _Loader:
                 res.status = "duplicate"
                 res.duplicate_of = dup
                 self.s.files_duplicate += 1
-                n_lines = data.count(b"\n", 0, end - off)
+                n_lines = sc.lines if sc is not None else data.count(b"\n", 0, end - off)
                 self.s.duplicates_skipped += n_lines
                 self._register(path, family, size, mtime_ns, end, end_sha, file_sha, n_lines, 0, duplicate_of=dup)
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
         if end > start:
-            self._land_segment(path, family, data, start - off, end - off, base, file_sha, res, file_off=off)
-        res.pending = _pending(data, end, off)
+            if not (sc is not None and sc.direct_ok and self.direct and self._land_direct(path, family, sc, st, res)):
+                if data is None:                                    # the chunked way needs the bytes
+                    with _read_file(path) as fh:
+                        data = fh.read(end)
+                    if len(data) < end or hashlib.sha256(data).hexdigest() != end_sha:
+                        raise LoadError(f"{path} changed while it was being loaded; run the load again")
+                self._land_segment(path, family, data, start - off, end - off, base, file_sha, res, file_off=off)
+        res.pending = pending
         lines_read = base + res.lines
         landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
         self._register(path, family, size, mtime_ns, end, end_sha, file_sha, lines_read, landed_total,
@@ -576,6 +773,65 @@ class _Loader:
             res.status = "unchanged"
         self._count(res)
         self.s.files.append(res)
+
+    def _land_direct(self, path: str, family: str, sc: _Scan, st: os.stat_result, res: FileResult) -> bool:
+        """Land all complete lines of `path` with one DuckDB statement (see _DIRECT_SELECT).
+
+        Returns False (nothing landed, nothing left behind) when DuckDB's reading cannot be trusted to
+        match the pre-pass: another line count, or the file changed under the load. Then the caller
+        lands the file the chunked way.
+        """
+        table = JSONL_TABLES[family]
+        con = self.con
+        key = {"load_id": self.s.load_id, "file": path}
+        try:
+            inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_SELECT, {
+                **key, "at": self.loaded_at, "fsha": sc.file_sha, "mark": CHECK_MARK, "n_lines": sc.lines,
+                "key_lists": sc.key_lists,
+            }).fetchall()[0][0]
+        except duckdb.Error as exc:   # the transaction is aborted: the whole load is retried without this path
+            raise _DirectPathFailed(f"{path}: {exc}") from exc
+        now = os.stat(path)
+        changed = (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns)
+        if inserted != sc.lines or (changed and _sha256_prefix(path, sc.end) != sc.end_sha):
+            con.execute(f"DELETE FROM raw.{table} WHERE load_id = $load_id AND source_file = $file", key)
+            return False
+        errs: list[tuple[int | None, str, str | None]] = []
+        gone, nos, recs, notes = [], [], [], []
+        blank = 0
+        for line_no, txt, ok in con.execute(
+                f"SELECT source_line, record, json_valid(record) FROM raw.{table} "
+                "WHERE load_id = $load_id AND source_file = $file AND repaired = $mark ORDER BY source_line",
+                {**key, "mark": CHECK_MARK}).fetchall():
+            if not txt.strip(" \t"):
+                blank += 1
+                gone.append(line_no)
+                continue
+            record, note, err = python_read(txt, "line", duckdb_ok=bool(ok))
+            if record is None:
+                errs.append((line_no, err, txt))
+                gone.append(line_no)
+            else:
+                nos.append(line_no)
+                recs.append(record)
+                notes.append(note)
+        if gone:
+            con.execute(f"DELETE FROM raw.{table} WHERE load_id = $load_id AND source_file = $file "
+                        "AND source_line IN (SELECT unnest($nos::BIGINT[]))", {**key, "nos": gone})
+        if nos:
+            con.execute(
+                f"UPDATE raw.{table} AS t SET record = u.rec, record_sha256 = sha256(u.rec), repaired = u.note "
+                "FROM (SELECT unnest($nos::BIGINT[]) AS line_no, unnest($recs::VARCHAR[]) AS rec, "
+                "unnest($notes::VARCHAR[]) AS note) AS u "
+                "WHERE t.load_id = $load_id AND t.source_file = $file AND t.source_line = u.line_no",
+                {**key, "nos": nos, "recs": recs, "notes": notes})
+        self._flush_errors(path, errs)
+        res.lines += sc.lines
+        res.landed += sc.lines - len(gone)
+        res.quarantined += len(errs)
+        res.blank += blank
+        self.progress.advance(sc.size, path)
+        return True
 
     def _count(self, res: FileResult) -> None:
         if res.status in ("loaded", "appended", "replaced"):
@@ -636,7 +892,7 @@ class _Loader:
             except UnicodeDecodeError:
                 text = None
         if text is not None:
-            con.execute(_SPLIT_SQL, {"base": base, "chunk": text})
+            con.execute(_SPLIT_SQL, {"base": base, "chunk": text, "key_lists": _key_lists(chunk)})
         else:
             nos, texts = [], []
             for i, raw in enumerate(chunk.split(b"\n"), start=base + 1):
@@ -650,7 +906,7 @@ class _Loader:
                     nos.pop()
                     errs.append((i, f"invalid UTF-8 (byte {exc.start + 1} of the line): re-encode the file as "
                                     "UTF-8", raw.decode("utf-8", "replace")))
-            con.execute(_LIST_SQL, {"nos": nos, "texts": texts})
+            con.execute(_LIST_SQL, {"nos": nos, "texts": texts, "key_lists": _key_lists(chunk)})
         counts = dict(con.execute("SELECT kind, count(*) FROM _eh_cls GROUP BY kind").fetchall())
         con.execute(
             f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, line_no, text, sha256(text), $fsha, NULL "
@@ -844,6 +1100,69 @@ def _read_yaml(text: str, name: str):
 # public API
 # --------------------------------------------------------------------------------------------
 
+def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct: bool) -> LoadSummary:
+    """One attempt at the load, in one transaction (the caller holds the evalhouse lock)."""
+    summary = LoadSummary(load_id=str(uuid.uuid4()), db=db)
+    con = connect_rw(db)
+    try:
+        started = datetime.now(timezone.utc)
+        con.execute("SET enable_progress_bar = false")
+        # bounded memory: past memory_limit DuckDB spills to its temp_directory (default for a database
+        # file: <db>.tmp) instead of growing with the input
+        con.execute("SET memory_limit = $m", {"m": memory_limit})
+        con.execute("BEGIN TRANSACTION")
+        ensure_raw_schema(con)
+        total = 0
+        for it in found.items:
+            try:
+                total += os.path.getsize(it.path)
+            except OSError:
+                pass
+        bar = _Progress(total, progress)
+        loader = _Loader(con, summary, started, bar, direct=direct)
+        for path, reason in found.errors:
+            loader._flush_errors(path, [(None, reason, None)])
+            summary.files_failed += 1
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            loader.prefetch(found.items, pool)
+            for it in found.items:
+                if it.kind == "jsonl":
+                    loader.load_jsonl(it)
+                else:
+                    loader.load_ce(it)
+        loader.flush()
+        loader.check_documents()
+        bar.close()
+        summary.files_seen = found.files_seen
+        summary.files_ignored = len(found.ignored)
+        summary.ignored = found.ignored
+        summary.lines_quarantined = sum(1 for e in summary.errors if e[1] is not None)
+        con.execute(
+            "INSERT INTO raw.loads (load_id, started_at, finished_at, files_seen, files_loaded, files_unchanged, "
+            "files_ignored, files_duplicate, files_replaced, records_landed, duplicates_skipped, "
+            "lines_quarantined, roots, evalhouse_version, files_failed, lines_blank, lines_pending) VALUES "
+            "($id, $started, $finished, $seen, $loaded, $unchanged, $ignored, $dup, $replaced, $landed, "
+            "$dups, $quar, $roots, $ver, $failed, $blank, $pending)",
+            {"id": summary.load_id, "started": started, "finished": datetime.now(timezone.utc),
+             "seen": summary.files_seen, "loaded": summary.files_loaded,
+             "unchanged": sum(1 for f in summary.files if f.status == "unchanged"),
+             "ignored": summary.files_ignored, "dup": summary.files_duplicate,
+             "replaced": summary.files_replaced, "landed": summary.records_landed,
+             "dups": summary.duplicates_skipped, "quar": summary.lines_quarantined,
+             "roots": json.dumps([os.path.abspath(p) for p in paths]), "ver": _version(),
+             "failed": summary.files_failed, "blank": summary.lines_blank, "pending": summary.lines_pending})
+        con.execute("COMMIT")
+    except BaseException:
+        try:
+            con.execute("ROLLBACK")
+        except Exception:
+            pass
+        raise
+    finally:
+        con.close()
+    return summary
+
+
 def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = False, progress: bool = False,
                wait: float | None = None) -> LoadSummary:
     """Land the files under `paths` into `db` in one transaction; returns what was done.
@@ -865,63 +1184,13 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
     t0 = time.monotonic()
     found = discover(paths, family=family, follow_symlinks=follow_symlinks)
     db = os.fspath(db)
-    summary = LoadSummary(load_id=str(uuid.uuid4()), db=db)
+    direct = os.environ.get("EVALHOUSE_LOAD_DIRECT", "1").strip() not in ("0", "false", "no")
     with db_lock(db, wait=wait, what="load"):
-        con = connect_rw(db)
         try:
-            started = datetime.now(timezone.utc)
-            con.execute("SET enable_progress_bar = false")
-            # bounded memory: past memory_limit DuckDB spills to its temp_directory (default for a database
-            # file: <db>.tmp) instead of growing with the input
-            con.execute("SET memory_limit = $m", {"m": memory_limit})
-            con.execute("BEGIN TRANSACTION")
-            ensure_raw_schema(con)
-            total = 0
-            for it in found.items:
-                try:
-                    total += os.path.getsize(it.path)
-                except OSError:
-                    pass
-            bar = _Progress(total, progress)
-            loader = _Loader(con, summary, started, bar)
-            for path, reason in found.errors:
-                loader._flush_errors(path, [(None, reason, None)])
-                summary.files_failed += 1
-            for it in found.items:
-                if it.kind == "jsonl":
-                    loader.load_jsonl(it)
-                else:
-                    loader.load_ce(it)
-            loader.flush()
-            loader.check_documents()
-            bar.close()
-            summary.files_seen = found.files_seen
-            summary.files_ignored = len(found.ignored)
-            summary.ignored = found.ignored
-            summary.lines_quarantined = sum(1 for e in summary.errors if e[1] is not None)
-            con.execute(
-                "INSERT INTO raw.loads (load_id, started_at, finished_at, files_seen, files_loaded, files_unchanged, "
-                "files_ignored, files_duplicate, files_replaced, records_landed, duplicates_skipped, "
-                "lines_quarantined, roots, evalhouse_version, files_failed, lines_blank, lines_pending) VALUES "
-                "($id, $started, $finished, $seen, $loaded, $unchanged, $ignored, $dup, $replaced, $landed, "
-                "$dups, $quar, $roots, $ver, $failed, $blank, $pending)",
-                {"id": summary.load_id, "started": started, "finished": datetime.now(timezone.utc),
-                 "seen": summary.files_seen, "loaded": summary.files_loaded,
-                 "unchanged": sum(1 for f in summary.files if f.status == "unchanged"),
-                 "ignored": summary.files_ignored, "dup": summary.files_duplicate,
-                 "replaced": summary.files_replaced, "landed": summary.records_landed,
-                 "dups": summary.duplicates_skipped, "quar": summary.lines_quarantined,
-                 "roots": json.dumps([os.path.abspath(p) for p in paths]), "ver": _version(),
-                 "failed": summary.files_failed, "blank": summary.lines_blank, "pending": summary.lines_pending})
-            con.execute("COMMIT")
-        except BaseException:
-            try:
-                con.execute("ROLLBACK")
-            except Exception:
-                pass
-            raise
-        finally:
-            con.close()
+            summary = _load_once(paths, db, found, memory_limit, progress, direct)
+        except _DirectPathFailed:
+            # DuckDB's scanner refused a file the pre-pass accepted (rolled back): land everything the chunked way
+            summary = _load_once(paths, db, found, memory_limit, progress, direct=False)
     summary.files_unchanged = sum(1 for f in summary.files if f.status == "unchanged")
     summary.seconds = time.monotonic() - t0
     return summary

@@ -25,6 +25,7 @@ def _registry(db, path):
 def small_blocks(monkeypatch):
     """Verify the landed prefix in 7-byte reads, so the hash spans many blocks and a partial one."""
     monkeypatch.setattr(L, "READ_BLOCK", 7)
+    monkeypatch.setattr(L, "PREFIX_BLOCK", 7)
 
 
 def test_append_verified_in_blocks_lands_only_the_tail_and_registers_exact_hashes(tmp_path, small_blocks):

@@ -1,0 +1,150 @@
+"""The direct path (one DuckDB read_csv statement per file on its first landing) lands exactly what the
+chunked path lands, is used only when its preconditions hold, and falls back -- never half-lands --
+when DuckDB's reading cannot be trusted or the file changes under the load."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+import evalhouse.load as L
+
+from lutil import errors, load, q, write
+from test_bad_input import CASES
+
+
+def _raw(db, path):
+    return q(db, "SELECT source_line, record, record_sha256, repaired, file_sha256 FROM raw.big_lines "
+                 "WHERE source_file = ? ORDER BY source_line", [str(path)])
+
+
+def _outcome(tmp_path, name, data, direct, monkeypatch):
+    monkeypatch.setenv("EVALHOUSE_LOAD_DIRECT", "1" if direct else "0")
+    root = tmp_path / ("direct" if direct else "chunked")
+    path = write(root / "logs_big" / f"{name}.jsonl", data)
+    db = root / "w.duckdb"
+    used = []
+    real = L._Loader._land_direct
+
+    def spy(self, *a, **kw):
+        ok = real(self, *a, **kw)
+        used.append(ok)
+        return ok
+    monkeypatch.setattr(L._Loader, "_land_direct", spy)
+    s = load(root, db)
+    f = s.by_path()[str(path)]
+    return {
+        "rows": _raw(db, path),
+        "errors": errors(db, path),
+        "counts": (f.lines, f.landed, f.quarantined, f.blank, f.pending, f.status),
+        "loads": q(db, "SELECT records_landed, lines_quarantined, lines_blank FROM raw.loads"),
+    }, used
+
+
+def _mixed_file() -> bytes:
+    """Every catalogue case the direct path may take, one after the other in one file, plus clean lines."""
+    parts = [json.dumps({"i": i, "tag": "clean"}).encode() + b"\n" for i in range(300)]
+    for name in sorted(CASES):
+        data = CASES[name][0]
+        data = data if isinstance(data, bytes) else data.encode()
+        if b"\r" in data or b"\x00" in data or name in ("invalid_utf8_in_string", "utf8_bom", "line_of_20_mb"):
+            continue
+        parts.append(data)
+    parts.append(b'\n   \n\t\n')                    # blank lines
+    parts.append(b'{"i": 1, "i": 2}\n')            # a repeated key after 300 repeat-free lines
+    parts.append(b'{"tag": "clean", "i": 3}\n')    # same keys, another order
+    parts.append(b'{"partial"')                    # not landed: no newline yet
+    return b"".join(parts)
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + ["mixed"])
+def test_direct_and_chunked_paths_land_the_same(tmp_path, monkeypatch, name):
+    data = _mixed_file() if name == "mixed" else CASES[name][0]
+    direct, used = _outcome(tmp_path, name, data, True, monkeypatch)
+    chunked, used_chunked = _outcome(tmp_path, name, data, False, monkeypatch)
+    assert direct == chunked
+    assert used_chunked == []
+    raw = data if isinstance(data, bytes) else data.encode()
+    if raw and b"\r" not in raw and b"\x00" not in raw and name != "invalid_utf8_in_string":
+        assert used == [True], "the direct path lands every file whose preconditions hold"
+    else:
+        assert used in ([], [False])
+
+
+def test_mixed_file_really_exercises_the_second_look(tmp_path, monkeypatch):
+    out, used = _outcome(tmp_path, "mixed", _mixed_file(), True, monkeypatch)
+    assert used == [True]
+    lines, landed, quarantined, blank, pending, _ = out["counts"]
+    assert quarantined >= 8 and blank >= 3 and pending == 1 and landed > 300
+    notes = [r[3] for r in out["rows"] if r[3]]
+    assert any("duplicate keys (last wins): i" in n for n in notes)
+    assert any(n.startswith("nonfinite") for n in notes)
+    assert not any(n == L.CHECK_MARK for n in notes), "no transient mark is ever committed"
+
+
+def test_crlf_nul_and_invalid_utf8_files_take_the_chunked_path(tmp_path):
+    for name, data in [("crlf", b'{"a": 1}\r\n{"a": 2}\r\n'), ("nul", b'{"a": 1}\n{"a": "\x00"}\n'),
+                       ("latin1", b'{"a": 1}\n{"a": "caf\xe9"}\n'), ("cut_char", b'{"a": "\xc3"}\n')]:
+        path = write(tmp_path / f"{name}.jsonl", data)
+        assert L._scan_file(str(path)).direct_ok is False, name
+    clean = write(tmp_path / "clean.jsonl", '{"a": "caf\u00e9"}\n{"b": 2}\n')
+    sc = L._scan_file(str(clean))
+    assert sc.direct_ok and sc.lines == 2 and sc.key_lists == [["a"], ["b"]]
+
+
+def test_scan_hashes_and_counts_across_block_boundaries(tmp_path, monkeypatch):
+    import hashlib
+    monkeypatch.setattr(L, "READ_BLOCK", 5)
+    data = '{"a": "\u00e9\u00e9\u00e9"}\n{"b": 2}\n{"c"'.encode()
+    path = write(tmp_path / "a.jsonl", data)
+    sc = L._scan_file(str(path))
+    end = data.rfind(b"\n") + 1
+    assert (sc.size, sc.end, sc.lines) == (len(data), end, 2)
+    assert sc.end_sha == hashlib.sha256(data[:end]).hexdigest()
+    assert sc.file_sha == hashlib.sha256(data).hexdigest()
+    assert sc.direct_ok, "a character cut by a block boundary is not an encoding error"
+
+
+def test_a_line_count_mismatch_falls_back_to_the_chunked_path(tmp_path, monkeypatch):
+    """If DuckDB's split disagrees with the pre-pass, the direct rows are removed and the file lands chunked."""
+    monkeypatch.setattr(L, "_DIRECT_SELECT", L._DIRECT_SELECT.replace("WHERE n <= $n_lines", "WHERE n <= $n_lines "
+                                                                       "AND n <> 2"))
+    path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(5)))
+    db = tmp_path / "w.duckdb"
+    s = load(tmp_path, db)
+    assert s.records_landed == 5
+    assert [(r[0], json.loads(r[1])) for r in _raw(db, path)] == [(i + 1, {"i": i}) for i in range(5)]
+
+
+def test_a_duckdb_error_on_the_direct_path_retries_the_whole_load_chunked(tmp_path, monkeypatch):
+    monkeypatch.setattr(L, "_DIRECT_SELECT", "SELECT * FROM read_csv('/nonexistent/evalhouse/no.csv')")
+    a = write(tmp_path / "logs_big" / "a.jsonl", '{"i": 1}\n{"i": 2}\n')
+    b = write(tmp_path / "logs_big" / "b.jsonl", '{"i": 3}\n')
+    db = tmp_path / "w.duckdb"
+    s = load(tmp_path, db)
+    assert s.records_landed == 3 and s.files_loaded == 2
+    assert [r[0] for r in _raw(db, a)] == [1, 2] and [r[0] for r in _raw(db, b)] == [1]
+    assert q(db, "SELECT count(*), sum(records_landed) FROM raw.loads") == [(1, 3)], "the failed attempt left nothing"
+    assert q(db, "SELECT count(*) FROM raw.files") == [(2,)]
+
+
+def test_a_file_rewritten_during_the_load_is_never_half_landed(tmp_path, monkeypatch):
+    """The file changes between the pre-pass and DuckDB's read (same size, new bytes): nothing is written."""
+    path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(4)))
+    real = L._scan_file
+
+    def scan_then_rewrite(p):
+        sc = real(p)
+        data = bytearray(path.read_bytes())
+        data[data.index(b"2")] = ord("7")
+        path.write_bytes(bytes(data))
+        st = os.stat(path)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+        return sc
+    monkeypatch.setattr(L, "_scan_file", scan_then_rewrite)
+    db = tmp_path / "w.duckdb"
+    with pytest.raises(L.LoadError, match="changed while it was being loaded"):
+        load(tmp_path, db)
+    assert q(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'raw'") == [(0,)], \
+        "the load's transaction was rolled back: not even the raw schema was committed"
