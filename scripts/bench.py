@@ -11,6 +11,10 @@ Generated logs are cached under --data (default /tmp/bench/data); working copies
 Figures (see BENCHMARKS.md for the targets):
 - loader_vs_scan: evalhouse load of N brownfield lines / DuckDB's own scan of the same lines in the same
   process (read_csv of whole lines + json_valid). Target <= 1.5, ceiling 2.0.
+- loader_vs_duckdb_landing: the same load / DuckDB itself landing the same lines in a database file
+  (CREATE TABLE AS SELECT line, sha256(line), json_valid(line) FROM read_csv(...)). Stated target <= 2.
+- loader_direct_vs_chunked: A/B in the same run: the load with EVALHOUSE_LOAD_DIRECT=0 (chunked path) /
+  the default load (direct path). > 1 means the direct path is faster.
 - users_vs_loader: the script users write today (json.loads per line -> pandas -> DuckDB) / evalhouse load.
   Target >= 5.
 - reload_unchanged: second load of the same files / first load. Target <= 0.05.
@@ -51,7 +55,7 @@ QUICK = dict(lines=100_000, tasks=1_000, scales=[10_000])
 CE_TEMPLATE = PROJECT / "fixtures" / "coder_eval" / "gen_ab_experiment"
 QUERY_REPEATS = 15
 # every figure results.json carries (tests/bench/test_bench_smoke.py checks them)
-FIGURES = ("loader_vs_scan", "peak_rss", "reload_unchanged", "users_vs_loader", "rss_doubling", "append_1pct",
+FIGURES = ("loader_vs_scan", "loader_vs_duckdb_landing", "loader_direct_vs_chunked", "peak_rss", "reload_unchanged", "users_vs_loader", "rss_doubling", "append_1pct",
            "dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates", "query_fct_big_runs",
            "ce_load_vs_read_json_objects", "ce_load_build_vs_read_json_objects")
 DBT_FIGURES = ("dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates",
@@ -156,10 +160,11 @@ def machine() -> dict:
     return info
 
 
-def run_worker(task: dict, timeout: float | None = None) -> dict:
+def run_worker(task: dict, timeout: float | None = None, env: dict | None = None) -> dict:
     """Run one measurement in a fresh Python process (its own peak RSS); returns its JSON answer."""
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", "-"], input=json.dumps(task),
-                          capture_output=True, text=True, cwd=PROJECT, timeout=timeout)
+                          capture_output=True, text=True, cwd=PROJECT, timeout=timeout,
+                          env={**os.environ, **(env or {})})
     if proc.returncode != 0:
         raise RuntimeError(f"worker {task['op']} failed:\n{proc.stderr[-4000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -505,6 +510,21 @@ def bench(args, results: dict) -> dict:
            vs_duckdb_landing=first["load_s"] / first["scan_land_s"], duckdb_landing_s=first["scan_land_s"])
     figure(results, "peak_rss", first["peak_rss_mb"], "MB", "-", "< 1536 MB", first["peak_rss_mb"] < 1536,
            lines=n)
+    ratio = first["load_s"] / first["scan_land_s"]
+    figure(results, "loader_vs_duckdb_landing", ratio, "x",
+           f"DuckDB CREATE TABLE AS SELECT line, sha256(line), json_valid(line) FROM read_csv(...) into a database "
+           f"file = {first['scan_land_s']:.2f}s", "stated: <= 2x", ratio <= 2.0, measured_s=first["load_s"],
+           baseline_s=first["scan_land_s"])
+    log("A/B: the same load with the direct path off (EVALHOUSE_LOAD_DIRECT=0: the chunked path)")
+    chunked = run_worker({"op": "load", "paths": [str(main_root)], "db": str(fresh_db(work / "wh_chunked.duckdb")),
+                          "warm": files}, env={"EVALHOUSE_LOAD_DIRECT": "0"})
+    R["chunked_load"] = chunked
+    (work / "wh_chunked.duckdb").unlink()
+    ratio = chunked["load_s"] / first["load_s"]
+    figure(results, "loader_direct_vs_chunked", ratio, "x faster", f"chunked path = {chunked['load_s']:.2f}s "
+           f"(peak RSS {chunked['peak_rss_mb']:.0f} MB)", "stated: > 1 (the direct path pays off)", ratio > 1,
+           measured_s=first["load_s"], baseline_s=chunked["load_s"], chunked_peak_rss_mb=chunked["peak_rss_mb"],
+           same_records=chunked["records_landed"] == first["records_landed"])
 
     # ---- 2. unchanged reload ---------------------------------------------------------------------
     log("unchanged reload")

@@ -53,8 +53,8 @@ def test_measured_figures_are_ratios_against_same_run_baselines(smoke):
     for key in set(mod.FIGURES) - set(mod.DBT_FIGURES):
         assert isinstance(f[key]["value"], (int, float)) and f[key]["value"] > 0, key
         assert f[key]["met"] in (True, False), key
-    for key in ("loader_vs_scan", "reload_unchanged", "users_vs_loader", "append_1pct",
-                "ce_load_vs_read_json_objects"):
+    for key in ("loader_vs_scan", "loader_vs_duckdb_landing", "loader_direct_vs_chunked", "reload_unchanged",
+                "users_vs_loader", "append_1pct", "ce_load_vs_read_json_objects"):
         assert f[key]["baseline_s"] > 0 and f[key]["measured_s"] > 0, key
     assert f["loader_vs_scan"]["value"] == pytest.approx(
         f["loader_vs_scan"]["measured_s"] / f["loader_vs_scan"]["baseline_s"], rel=1e-3)
@@ -71,6 +71,7 @@ def test_loads_behind_the_figures_landed_what_they_should(smoke):
     assert raw["first_load"]["records_landed"] == LINES
     assert raw["first_load"]["scan_lines"] == LINES and raw["first_load"]["scan_valid"] == LINES
     assert raw["users"]["users_rows"] == LINES
+    assert raw["chunked_load"]["records_landed"] == LINES and f["loader_direct_vs_chunked"]["same_records"]
     assert raw["reload"]["records_landed"] == 0
     assert raw["double_load"]["records_landed"] == 2 * LINES
     assert f["append_1pct"]["lines_appended"] == LINES // 100
