@@ -122,3 +122,22 @@ def test_a_malformed_memory_limit_is_a_usage_error_and_writes_nothing(tmp_path, 
         load(tmp_path, db)
     assert not db.exists() or q(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'raw'") \
         == [(0,)]
+
+
+@pytest.mark.parametrize("setting, zstd", [(None, True), ("auto", False)])
+def test_raw_text_is_written_zstd_compressed_unless_asked_otherwise(tmp_path, monkeypatch, setting, zstd):
+    if setting is not None:
+        monkeypatch.setenv("EVALHOUSE_LOAD_COMPRESSION", setting)
+    write(tmp_path / "logs_big" / "a.jsonl", _lines(3000))
+    db = tmp_path / "w.duckdb"
+    load(tmp_path, db)
+    kinds = {r[0] for r in q(db, "SELECT DISTINCT compression FROM pragma_storage_info('raw.big_lines') "
+                                 "WHERE column_name = 'record'")}
+    assert ("ZSTD" in kinds) == zstd, kinds
+
+
+def test_an_unknown_compression_setting_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALHOUSE_LOAD_COMPRESSION", "lz4")
+    write(tmp_path / "logs_big" / "a.jsonl", _lines(1))
+    with pytest.raises(L.UsageError, match="EVALHOUSE_LOAD_COMPRESSION"):
+        load(tmp_path, tmp_path / "w.duckdb")
