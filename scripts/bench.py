@@ -288,9 +288,73 @@ def worker_users(task: dict) -> dict:
     return {"users_s": time.perf_counter() - t, "users_rows": n, "peak_rss_mb": vm_hwm_mb()}
 
 
+def worker_profile_direct(task: dict) -> dict:
+    """Where the direct path's time goes: the loader's own INSERT statement on one file, then the same
+    statement with one part removed at a time (each in a fresh database file, user+system CPU and wall)."""
+    import datetime
+    import resource
+
+    import duckdb
+
+    from evalhouse import load as L
+    from evalhouse.schema import ensure_raw_schema
+    path = task["file"]
+    sc = L._scan_file(path)
+    full = L._DIRECT_SELECT
+    keys = "CASE WHEN starts_with(line, '{') AND json_valid(line) THEN json_keys(line) END AS k"
+    variants = [
+        ("loader statement (all parts)", full, "zstd"),
+        ("- record sha256", full.replace("sha256(coalesce(line, ''))", "'-'"), "zstd"),
+        ("- suspicious-token regexp", full.replace(f"WHEN regexp_matches(line, '{L._SUSPICIOUS_RE}') THEN $mark", ""),
+         "zstd"),
+        ("- json_keys (duplicate-key test)", full.replace(keys, "CASE WHEN starts_with(line, '{') AND json_valid(line) "
+                                                                 "THEN ['-'] END AS k"), "zstd"),
+        ("- json_valid and json_keys", full.replace(keys, "['-'] AS k"), "zstd"),
+        ("scan + number + store only (zstd)", "SELECT $load_id, $at, $file, n, coalesce(line, ''), '-', $fsha, NULL "
+         f"FROM (SELECT row_number() OVER () AS n, line FROM {L._CSV_LINES}) WHERE n <= $n_lines", "zstd"),
+        ("scan + number + store only (DuckDB's default compression)", "SELECT $load_id, $at, $file, n, "
+         f"coalesce(line, ''), '-', $fsha, NULL FROM (SELECT row_number() OVER () AS n, line FROM {L._CSV_LINES}) "
+         "WHERE n <= $n_lines", "auto"),
+    ]
+    for label, sql, _ in variants[1:]:
+        assert sql != full or label.startswith("scan"), f"profile variant did not change the statement: {label}"
+
+    def cpu():
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+    out = []
+    for label, sql, comp in variants:
+        db = task["db"]
+        for p in (db, db + ".wal"):
+            if os.path.exists(p):
+                os.unlink(p)
+        con = duckdb.connect(db)
+        try:
+            con.execute("SET enable_progress_bar = false")
+            ensure_raw_schema(con)
+            if comp == "zstd":
+                con.execute("SET force_compression = 'zstd'")
+            con.execute("BEGIN")
+            c0, t0 = cpu(), time.perf_counter()
+            params = {"load_id": "bench", "at": datetime.datetime.now(datetime.timezone.utc), "file": path,
+                      "fsha": "-", "mark": L.CHECK_MARK, "n_lines": sc.lines, "key_lists": sc.key_lists}
+            con.execute("INSERT INTO raw.big_lines " + sql,
+                        {k: v for k, v in params.items() if f"${k}" in sql}).fetchall()
+            con.execute("COMMIT")
+            out.append({"variant": label, "wall_s": round(time.perf_counter() - t0, 3), "cpu_s": round(cpu() - c0, 3)})
+        finally:
+            con.close()
+    for p in (task["db"], task["db"] + ".wal"):
+        if os.path.exists(p):
+            os.unlink(p)
+    t0 = time.perf_counter()
+    L._scan_file(path)
+    return {"file": path, "lines": sc.lines, "variants": out, "python_prepass_s": round(time.perf_counter() - t0, 3)}
+
+
 def worker_main(arg: str) -> None:
     task = json.loads(sys.stdin.read() if arg == "-" else arg)   # stdin: 10k paths exceed ARG_MAX
-    fn = {"load": worker_load, "users": worker_users}[task["op"]]
+    fn = {"load": worker_load, "users": worker_users, "profile_direct": worker_profile_direct}[task["op"]]
     print(json.dumps(fn(task)))
 
 
@@ -515,6 +579,8 @@ def bench(args, results: dict) -> dict:
            f"DuckDB CREATE TABLE AS SELECT line, sha256(line), json_valid(line) FROM read_csv(...) into a database "
            f"file = {first['scan_land_s']:.2f}s", "stated: <= 2x", ratio <= 2.0, measured_s=first["load_s"],
            baseline_s=first["scan_land_s"])
+    log("profile of the direct path's statement on one file (one part removed at a time)")
+    R["direct_profile"] = run_worker({"op": "profile_direct", "file": files[0], "db": str(work / "profile.duckdb")})
     log("A/B: the same load with the direct path off (EVALHOUSE_LOAD_DIRECT=0: the chunked path)")
     chunked = run_worker({"op": "load", "paths": [str(main_root)], "db": str(fresh_db(work / "wh_chunked.duckdb")),
                           "warm": files}, env={"EVALHOUSE_LOAD_DIRECT": "0"})
@@ -707,13 +773,22 @@ def markdown(results: dict) -> str:
     for key, f in results["figures"].items():
         v = f["value"]
         val = "n/a" if v is None else (f"{v:.3g} {f['unit']}")
-        if key in ("loader_vs_scan", "reload_unchanged", "append_1pct", "users_vs_loader", "dbt_second_build",
+        if key in ("loader_vs_scan", "loader_vs_duckdb_landing", "loader_direct_vs_chunked", "reload_unchanged", "append_1pct", "users_vs_loader", "dbt_second_build",
                    "ce_load_vs_read_json_objects", "ce_load_build_vs_read_json_objects") and "measured_s" in f:
             val += f" ({f['measured_s']:.2f}s)"
         if key.startswith("query_") and v is not None:
             val += f"; {f['speedup_vs_raw']:.0f}x faster than raw"
         met = {True: "yes", False: "**no**", None: "n/a"}[f["met"]]
         lines.append(f"| {key} | {val} | {f['baseline']} | {f['target']} | {met} |")
+    prof = results.get("raw", {}).get("direct_profile")
+    if prof:
+        full = prof["variants"][0]
+        lines += ["", f"Direct-path profile, one file ({prof['lines']} lines): the loader's INSERT statement, then the "
+                  f"same with one part removed (Python pre-pass of the file: {prof['python_prepass_s']:.2f}s)", "",
+                  "| statement | wall s | CPU s | CPU share of the full statement |", "|---|---|---|---|"]
+        for v in prof["variants"]:
+            lines.append(f"| {v['variant']} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} | "
+                         f"{v['cpu_s'] / full['cpu_s']:.2f} |")
     return "\n".join(lines) + "\n"
 
 

@@ -79,5 +79,7 @@ def test_loads_behind_the_figures_landed_what_they_should(smoke):
     assert raw["ce"]["task_files"] == TASKS and raw["ce"]["read_json_objects_docs"] == TASKS
     assert f["ce_load_vs_read_json_objects"]["documents_landed"] >= TASKS
     assert raw["first_load"]["statements"], "the statement-level profile of the first load is recorded"
+    variants = raw["direct_profile"]["variants"]
+    assert len(variants) == 7 and all(v["cpu_s"] > 0 and v["wall_s"] > 0 for v in variants)
     for k in ("nproc", "cpu", "ram_gb", "duckdb", "dbt-core"):
         assert results["machine"].get(k), k
