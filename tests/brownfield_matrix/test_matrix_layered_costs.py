@@ -64,7 +64,9 @@ def builds(tmp_path_factory):
     shutil.copyfile(db, work / "clean" / db.name)
     # dirty: the planted records on top of the clean ones
     land(db, _jsonl(FIX / "dirty" / "logs") + _jsonl(FIX / "dirty" / "logs_layered"))
-    dbt(["build", "--select", "+path:models/marts/matrix", *DQ_MODELS, "--indirect-selection", "cautious"], db,
+    # '+': the staging line models are incremental tables, so they must be selected to take in the new lines
+    dbt(["build", "--select", "+path:models/marts/matrix", *[f"+{m}" for m in DQ_MODELS],
+         "--indirect-selection", "cautious"], db,
         target, check=False)
     dirty_results = run_results(target)
     shutil.copyfile(db, work / "dirty" / db.name)

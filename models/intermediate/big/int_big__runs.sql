@@ -3,28 +3,38 @@
   unnested change_detail and regress_misses lists, the recomputed assertion pass share, and the
   done-but-broke flag (R06).
 -#}
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+) }}
+
 with
 
 runs as (
-    select * from {{ ref('stg_big__runs') }}
+    select stg_runs.* from {{ ref('stg_big__runs') }} as stg_runs
+    {{ only_new_pairs('stg_runs') }}
 ),
 
 assertions as (
     select
-        run_key,
+        stg_assertions.run_key,
         count(*) as n_elements,
-        count(case when passed then 1 end) as n_passed,
-        count(case when element_invalid then 1 end) as n_invalid
-    from {{ ref('stg_big__change_assertions') }}
-    group by run_key
+        count(case when stg_assertions.passed then 1 end) as n_passed,
+        count(case when stg_assertions.element_invalid then 1 end) as n_invalid
+    from {{ ref('stg_big__change_assertions') }} as stg_assertions
+    {{ only_new_pairs('stg_assertions') }}
+    group by stg_assertions.run_key
 ),
 
 misses as (
     select
-        run_key,
+        stg_misses.run_key,
         count(*) as n_misses
-    from {{ ref('stg_big__regress_misses') }}
-    group by run_key
+    from {{ ref('stg_big__regress_misses') }} as stg_misses
+    {{ only_new_pairs('stg_misses') }}
+    group by stg_misses.run_key
 ),
 
 joined as (

@@ -1,8 +1,16 @@
 {#- One row per logged brownfield run (a line of logs_big/*.jsonl), typed, with provenance. -#}
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+) }}
+
 with
 
 runs as (
-    select * from {{ ref('int_big__runs') }}
+    select int_runs.* from {{ ref('int_big__runs') }} as int_runs
+    {{ only_new_pairs('int_runs') }}
 )
 
 select

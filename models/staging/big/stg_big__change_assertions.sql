@@ -3,10 +3,18 @@
   assertions. Never filters: an element that is not a [name, boolean] pair keeps its row with
   passed NULL and element_invalid true.
 -#}
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+) }}
+
 with
 
 source as (
-    select * from {{ source('big', 'big_lines') }}
+    select src.* from {{ source('big', 'big_lines') }} as src
+    {{ only_new_pairs('src') }}
 ),
 
 elements as (

@@ -2,10 +2,18 @@
   One row per page named in a run's regress_misses list: a regression assertion (a page of
   the app's catalogue) that failed after the agent's edit.
 -#}
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+) }}
+
 with
 
 source as (
-    select * from {{ source('big', 'big_lines') }}
+    select src.* from {{ source('big', 'big_lines') }} as src
+    {{ only_new_pairs('src') }}
 ),
 
 elements as (

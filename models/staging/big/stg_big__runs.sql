@@ -4,10 +4,18 @@
   Orange records carry calls / cost at the top level; axium bench records (nested config /
   metrics) are mapped where cheap: calls <- metrics.llm_calls, cost <- metrics.cost_usd.
 -#}
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+) }}
+
 with
 
 source as (
-    select * from {{ source('big', 'big_lines') }}
+    select src.* from {{ source('big', 'big_lines') }} as src
+    {{ only_new_pairs('src') }}
 ),
 
 extracted as (

@@ -1,6 +1,14 @@
 {#- One row per line of logs/<chat>__<coder>.jsonl: every field typed with try_cast, flagged, never dropped. -#}
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_unloaded_pairs(source('matrix', 'matrix_lines')) }}"
+) }}
+
 with source as (
-    select * from {{ source('matrix', 'matrix_lines') }}
+    select src.* from {{ source('matrix', 'matrix_lines') }} as src
+    {{ only_new_pairs('src') }}
 ),
 
 typed as (
