@@ -24,6 +24,8 @@ still only replaced after a successful build.
 from __future__ import annotations
 
 import ctypes
+import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -39,6 +41,10 @@ from .publish import (build_temp_path, checkpoint, checkpoint_if_wal, copy_db, f
 from .schema import ensure_raw_schema
 
 _PR_SET_PDEATHSIG = 1
+# what decides the models' output; a change to any of these files makes the next build a full refresh
+FINGERPRINT_PATHS = ("dbt_project.yml", "models", "macros", "seeds")
+SELECTION_FLAGS = ("--select", "-s", "--models", "-m", "--exclude", "--selector", "--resource-type",
+                   "--exclude-resource-type")
 
 
 def _die_with_parent(parent_pid: int):
@@ -64,10 +70,63 @@ def _ensure_working_file(db: Path) -> None:
             con.close()
 
 
-def _prepare(path: Path) -> None:
+def _project_dir() -> Path:
+    # EVALHOUSE_DBT_PROJECT_DIR: build another dbt project (one that extends evalhouse, or the tiny
+    # project tests/reliability uses to exercise these mechanics quickly) with the same profile.
+    return Path(os.environ.get("EVALHOUSE_DBT_PROJECT_DIR") or PROJECT_DIR)
+
+
+def project_fingerprint(project: Path) -> str:
+    """sha256 over the paths and bytes of every file that decides what the models compute."""
+    h = hashlib.sha256()
+    for name in FINGERPRINT_PATHS:
+        root = project / name
+        files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file()) if root.exists() else []
+        for p in files:
+            h.update(str(p.relative_to(project)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _is_complete(args: list[str]) -> bool:
+    return not any(a in SELECTION_FLAGS or a.split("=", 1)[0] in SELECTION_FLAGS for a in args)
+
+
+def _prepare(path: Path, args: list[str]) -> tuple[list[str], str, bool]:
+    """Create missing raw tables; decide whether this build must be a full refresh.
+
+    Incremental models keep the rows earlier builds computed. If the dbt project (models, macros,
+    seeds, dbt_project.yml) changed since the last complete build recorded in raw.builds -- or the
+    warehouse has models but no such record (built by plain dbt or an older evalhouse) -- the build
+    gets --full-refresh. Returns (dbt args, project fingerprint, full_refresh)."""
+    fp = project_fingerprint(_project_dir())
     con = connect_rw(path)
     try:
         ensure_raw_schema(con)
+        last = con.execute("SELECT project_sha256 FROM raw.builds WHERE complete ORDER BY finished_at DESC LIMIT 1"
+                           ).fetchall()
+        built = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema IN "
+                            "('staging', 'intermediate', 'marts') AND table_type = 'BASE TABLE'").fetchall()[0][0]
+    finally:
+        con.close()
+    stale = (last[0][0] != fp) if last else built > 0
+    if "--full-refresh" in args:
+        return args, fp, True
+    if stale:
+        print("evalhouse build: the dbt project changed since the last build of this warehouse: "
+              "full refresh (incremental models are rebuilt from raw)", flush=True)
+        return [*args, "--full-refresh"], fp, True
+    return args, fp, False
+
+
+def _record_build(path: Path, args: list[str], fp: str, full_refresh: bool) -> None:
+    from datetime import datetime, timezone
+
+    from .load import _version
+    con = connect_rw(path)
+    try:
+        con.execute("INSERT INTO raw.builds VALUES ($at, $fp, $complete, $fr, $args, $ver)",
+                    {"at": datetime.now(timezone.utc), "fp": fp, "complete": _is_complete(args),
+                     "fr": full_refresh, "args": json.dumps(args), "ver": _version()})
     finally:
         con.close()
 
@@ -86,13 +145,14 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
         _ensure_working_file(db)
         lock_fd = held_lock_fd(db)
         if in_place:
-            _prepare(db)
+            args, fp, full = _prepare(db, args)
             rc = _run(args, db, target_path, lock_fd)
             if rc != 0:
                 eprint(f"evalhouse build: dbt failed (exit {rc}); {db} may hold a partial build "
                        "(--in-place); the analyst file was not replaced.")
                 return 1
             failed_build_path(db).unlink(missing_ok=True)
+            _record_build(db, args, fp, full)
             if publish:
                 checkpoint(db)
                 guard = connect_ro(db)
@@ -113,7 +173,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
             guard.close()
         copy_s = time.monotonic() - t0
         try:
-            _prepare(work)
+            args, fp, full = _prepare(work, args)
             rc = _run(args, work, target_path, lock_fd)
             if rc != 0:
                 failed = failed_build_path(db)
@@ -123,6 +183,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
                        f"unchanged; the failed build is kept in {failed} for inspection.")
                 return 1
             t1 = time.monotonic()
+            _record_build(work, args, fp, full)
             checkpoint(work)
             if publish:
                 target = publish_from(work, db)
@@ -144,9 +205,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
 def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | None) -> int:
     cmd = [dbt_executable(), *args]
     env = dbt_env(db, target_path)
-    # EVALHOUSE_DBT_PROJECT_DIR: build another dbt project (one that extends evalhouse, or the tiny
-    # project tests/reliability uses to exercise these mechanics quickly) with the same profile.
-    project = Path(os.environ.get("EVALHOUSE_DBT_PROJECT_DIR") or PROJECT_DIR)
+    project = _project_dir()
     env["DBT_PROJECT_DIR"] = str(project)
     proc = subprocess.Popen(
         cmd,

@@ -102,6 +102,17 @@ DDL = [
         duplicate_of    VARCHAR,
         lines_read      BIGINT          -- complete lines consumed so far (numbering base for appends)
     )""",
+    # One row per successful `evalhouse build`: the fingerprint of the dbt project it ran. A build whose
+    # project differs from the last complete build's passes --full-refresh, so incremental models never
+    # keep rows computed by older model code (evalhouse.build).
+    """CREATE TABLE IF NOT EXISTS raw.builds (
+        finished_at      TIMESTAMPTZ NOT NULL,
+        project_sha256   VARCHAR NOT NULL,
+        complete         BOOLEAN NOT NULL,   -- no --select/--exclude: every model was built
+        full_refresh     BOOLEAN NOT NULL,
+        dbt_args         VARCHAR NOT NULL,
+        evalhouse_version VARCHAR
+    )""",
     # columns added after v1 (existing files get them on the next load/build)
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS files_failed BIGINT",
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS lines_blank BIGINT",
