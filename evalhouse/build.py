@@ -31,6 +31,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from .dbt_runner import dbt_env, dbt_executable
@@ -77,8 +78,15 @@ def _project_dir() -> Path:
 
 
 def project_fingerprint(project: Path) -> str:
-    """sha256 over the paths and bytes of every file that decides what the models compute."""
+    """sha256 over the paths and bytes of every file that decides what the models compute, and the
+    versions of evalhouse, dbt-core, dbt-duckdb and duckdb."""
+    from importlib.metadata import PackageNotFoundError, version
     h = hashlib.sha256()
+    for pkg in ("evalhouse", "dbt-core", "dbt-duckdb", "duckdb"):
+        try:
+            h.update(f"{pkg}=={version(pkg)}\0".encode())
+        except PackageNotFoundError:
+            h.update(f"{pkg}==?\0".encode())
     for name in FINGERPRINT_PATHS:
         root = project / name
         files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file()) if root.exists() else []
@@ -91,42 +99,103 @@ def _is_complete(args: list[str]) -> bool:
     return not any(a in SELECTION_FLAGS or a.split("=", 1)[0] in SELECTION_FLAGS for a in args)
 
 
-def _prepare(path: Path, args: list[str]) -> tuple[list[str], str, bool]:
-    """Create missing raw tables; decide whether this build must be a full refresh.
+@dataclass
+class _Plan:
+    args: list[str]          # what dbt runs
+    fingerprint: str
+    complete: bool           # the user selected nothing: every model is (or is kept) up to date
+    full_refresh: bool
+    repeat: bool             # same project as the last complete build: unit tests and seeds skipped
+    signature: dict          # raw table -> [rows, xor of hash(load_id, source_file)]
+    run_dbt: bool = True     # False: same project, same raw data -- nothing to do
 
-    Incremental models keep the rows earlier builds computed. If the dbt project (models, macros,
-    seeds, dbt_project.yml) changed since the last complete build recorded in raw.builds -- or the
-    warehouse has models but no such record (built by plain dbt or an older evalhouse) -- the build
-    gets --full-refresh. Returns (dbt args, project fingerprint, full_refresh)."""
+
+def _raw_signature(con) -> dict:
+    """Per raw table (raw.builds aside): row count and an order-independent digest of its (load_id,
+    source_file) pairs. Every load that lands or replaces rows brings a new load_id, so any change of a
+    table's content changes its signature."""
+    tables = [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' AND table_name <> 'builds' "
+        "ORDER BY 1").fetchall()]
+    sig = {}
+    for t in tables:
+        cols = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns "
+                                          "WHERE table_schema = 'raw' AND table_name = $t", {"t": t}).fetchall()}
+        key = "hash(t.load_id, t.source_file)" if {"load_id", "source_file"} <= cols else "hash(t)"   # t: the row
+        n, x = con.execute(f'SELECT count(*), coalesce(bit_xor({key}), 0) FROM raw."{t}" AS t').fetchall()[0]
+        sig[t] = [int(n), str(x)]
+    return sig
+
+
+def _plan(path: Path, user_args: list[str]) -> _Plan:
+    """Create missing raw tables; decide what this build runs.
+
+    - Incremental models keep the rows earlier builds computed. If the dbt project (models, macros,
+      seeds, dbt_project.yml, tool versions) changed since the last complete build recorded in
+      raw.builds -- or the warehouse has models but no such record (built by plain dbt or an older
+      evalhouse) -- the build gets --full-refresh.
+    - If it did not change (a repeat build), only what new data can change is built: the models and
+      tests downstream of the raw tables whose signature changed (`--select source:*.<table>+`;
+      every model reads raw through source()), without unit tests (fixed inputs: they passed on
+      this very project) and seeds (same files, already loaded). Nothing changed: dbt is not run.
+      $EVALHOUSE_BUILD_ALL=1, or a selection / resource-type flag of your own, builds everything.
+    """
     fp = project_fingerprint(_project_dir())
     con = connect_rw(path)
     try:
         ensure_raw_schema(con)
-        last = con.execute("SELECT project_sha256 FROM raw.builds WHERE complete ORDER BY finished_at DESC LIMIT 1"
-                           ).fetchall()
+        last = con.execute("SELECT project_sha256, raw_signature FROM raw.builds WHERE complete "
+                           "ORDER BY finished_at DESC LIMIT 1").fetchall()
         built = con.execute("SELECT count(*) FROM information_schema.tables WHERE table_schema IN "
                             "('staging', 'intermediate', 'marts') AND table_type = 'BASE TABLE'").fetchall()[0][0]
+        sig = _raw_signature(con)
     finally:
         con.close()
+    args = list(user_args)
+    complete = _is_complete(user_args)
     stale = (last[0][0] != fp) if last else built > 0
-    if "--full-refresh" in args:
-        return args, fp, True
-    if stale:
+    full = "--full-refresh" in args
+    if stale and not full:
         print("evalhouse build: the dbt project changed since the last build of this warehouse: "
               "full refresh (incremental models are rebuilt from raw)", flush=True)
-        return [*args, "--full-refresh"], fp, True
-    return args, fp, False
+        args.append("--full-refresh")
+        full = True
+    own_types = any(a.split("=", 1)[0] in ("--resource-type", "--resource-types", "--exclude-resource-type",
+                                           "--exclude-resource-types") for a in user_args)
+    repeat = bool(last) and not stale and not full and not own_types and complete and args[:1] == ["build"] \
+        and os.environ.get("EVALHOUSE_BUILD_ALL", "").strip() not in ("1", "true", "yes")
+    plan = _Plan(args, fp, complete, full, repeat, sig)
+    if not repeat:
+        return plan
+    before = json.loads(last[0][1]) if last[0][1] else None
+    if before is None:   # recorded before signatures existed: build everything once
+        changed = None
+    else:
+        changed = sorted(t for t in set(sig) | set(before) if sig.get(t) != before.get(t))
+    if changed == []:
+        print("evalhouse build: same dbt project and same raw data as the last build: nothing to do", flush=True)
+        plan.run_dbt = False
+        return plan
+    args += ["--exclude-resource-type", "unit_test", "--exclude-resource-type", "seed"]
+    if changed is not None:
+        args += ["--select", *[f"source:*.{t}+" for t in changed]]
+    print("evalhouse build: same dbt project as the last build: building what changed raw tables feed"
+          + (f" ({', '.join(changed)})" if changed else "") + "; unit tests and seeds skipped "
+          "(EVALHOUSE_BUILD_ALL=1 builds everything)", flush=True)
+    return plan
 
 
-def _record_build(path: Path, args: list[str], fp: str, full_refresh: bool) -> None:
+def _record_build(path: Path, plan: _Plan) -> None:
     from datetime import datetime, timezone
 
     from .load import _version
     con = connect_rw(path)
     try:
-        con.execute("INSERT INTO raw.builds VALUES ($at, $fp, $complete, $fr, $args, $ver)",
-                    {"at": datetime.now(timezone.utc), "fp": fp, "complete": _is_complete(args),
-                     "fr": full_refresh, "args": json.dumps(args), "ver": _version()})
+        con.execute("INSERT INTO raw.builds (finished_at, project_sha256, complete, full_refresh, dbt_args, "
+                    "evalhouse_version, raw_signature) VALUES ($at, $fp, $complete, $fr, $args, $ver, $sig)",
+                    {"at": datetime.now(timezone.utc), "fp": plan.fingerprint, "complete": plan.complete,
+                     "fr": plan.full_refresh, "args": json.dumps(plan.args), "ver": _version(),
+                     "sig": json.dumps(plan.signature, sort_keys=True)})
     finally:
         con.close()
 
@@ -145,14 +214,14 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
         _ensure_working_file(db)
         lock_fd = held_lock_fd(db)
         if in_place:
-            args, fp, full = _prepare(db, args)
-            rc = _run(args, db, target_path, lock_fd)
+            plan = _plan(db, args)
+            rc = _run(plan.args, db, target_path, lock_fd) if plan.run_dbt else 0
             if rc != 0:
                 eprint(f"evalhouse build: dbt failed (exit {rc}); {db} may hold a partial build "
                        "(--in-place); the analyst file was not replaced.")
                 return 1
             failed_build_path(db).unlink(missing_ok=True)
-            _record_build(db, args, fp, full)
+            _record_build(db, plan)
             if publish:
                 checkpoint(db)
                 guard = connect_ro(db)
@@ -173,8 +242,8 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
             guard.close()
         copy_s = time.monotonic() - t0
         try:
-            args, fp, full = _prepare(work, args)
-            rc = _run(args, work, target_path, lock_fd)
+            plan = _plan(work, args)
+            rc = _run(plan.args, work, target_path, lock_fd) if plan.run_dbt else 0
             if rc != 0:
                 failed = failed_build_path(db)
                 checkpoint_if_wal(work)
@@ -183,7 +252,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
                        f"unchanged; the failed build is kept in {failed} for inspection.")
                 return 1
             t1 = time.monotonic()
-            _record_build(work, args, fp, full)
+            _record_build(work, plan)
             checkpoint(work)
             if publish:
                 target = publish_from(work, db)

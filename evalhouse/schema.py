@@ -111,13 +111,15 @@ DDL = [
         complete         BOOLEAN NOT NULL,   -- no --select/--exclude: every model was built
         full_refresh     BOOLEAN NOT NULL,
         dbt_args         VARCHAR NOT NULL,
-        evalhouse_version VARCHAR
+        evalhouse_version VARCHAR,
+        raw_signature    VARCHAR             -- JSON: raw table -> [rows, digest of (load_id, source_file)]
     )""",
     # columns added after v1 (existing files get them on the next load/build)
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS files_failed BIGINT",
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS lines_blank BIGINT",
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS lines_pending BIGINT",
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS lines_read BIGINT",
+    "ALTER TABLE raw.builds ADD COLUMN IF NOT EXISTS raw_signature VARCHAR",
 ]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_JSONL_COLUMNS})" for t in JSONL_TABLES.values()]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CE_COLUMNS})" for t in CE_TABLES.values()]

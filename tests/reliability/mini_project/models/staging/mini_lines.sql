@@ -3,4 +3,4 @@ select
     source_line,
     record_sha256,
     try_cast(json_extract_string(record, '$.value') as bigint) as value
-from raw.big_lines
+from {{ source('big', 'big_lines') }}
