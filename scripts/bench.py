@@ -640,14 +640,8 @@ def bench(args, results: dict) -> dict:
     if not args.no_dbt:
         fixed, builds = bench_builds(args, results, work, data, db_main, n)
     log("append 1% new lines, load them")
-    extra = big_data(data, max(1, n // 100), seed=8)
-    appended = append_new_lines(main_root, extra)
-    app = run_worker({"op": "load", "paths": [str(main_root)], "db": str(db_main)})
-    R["append"] = {**app, "lines_appended": appended}
-    ratio = app["load_s"] / first["load_s"]
-    figure(results, "append_1pct", ratio, "of first load", f"first load = {first['load_s']:.2f}s", "<= 0.05",
-           ratio <= 0.05, measured_s=app["load_s"], baseline_s=first["load_s"], lines_appended=appended,
-           records_landed=app["records_landed"])
+    appends = [append_round(data, n, main_root, db_main, seed=8)]
+    R["append"] = appends[0]
     if args.no_dbt:
         for key in ("dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates",
                     "query_fct_big_runs"):
@@ -655,6 +649,16 @@ def bench(args, results: dict) -> dict:
     else:
         bench_second_build(args, results, work, db_main, n, fixed, builds)
         bench_queries(args, results, db_main)
+    log("two more 1% appends (the append figure is the median of three)")
+    appends += [append_round(data, n, main_root, db_main, seed=s) for s in (9, 10)]
+    R["appends"] = appends
+    ratios = sorted(a["load_s"] / first["load_s"] for a in appends)
+    ratio = ratios[len(ratios) // 2]
+    figure(results, "append_1pct", ratio, "of first load", f"first load = {first['load_s']:.2f}s (median of 3 appends)",
+           "<= 0.05", ratio <= 0.05, measured_s=ratio * first["load_s"], baseline_s=first["load_s"],
+           rounds=[round(r, 4) for r in ratios], lines_appended=appends[0]["lines_appended"],
+           records_landed=appends[0]["records_landed"],
+           all_landed=all(a["records_landed"] == a["lines_appended"] for a in appends))
 
     # ---- 7. coder-eval -------------------------------------------------------------------------------
     db_ce = bench_ce(args, results, work, fixed)
@@ -705,6 +709,13 @@ def bench_builds(args, results, work, data, db_main, n):
            exponents=[None if e is None else round(e, 3) for e in exps],
            ratio_to_fixed={str(k): round(b["seconds"] / fixed, 3) for k, b in pts}, all_builds_succeeded=ok)
     return fixed, builds
+
+
+def append_round(data: Path, n: int, root: Path, db: Path, seed: int) -> dict:
+    """Append 1% new lines (generated with `seed`) to the files under root and load them (own process)."""
+    extra = big_data(data, max(1, n // 100), seed=seed)
+    appended = append_new_lines(root, extra)
+    return {**run_worker({"op": "load", "paths": [str(root)], "db": str(db)}), "lines_appended": appended}
 
 
 def bench_second_build(args, results, work, db_main, n, fixed, builds):

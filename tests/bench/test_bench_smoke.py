@@ -75,7 +75,8 @@ def test_loads_behind_the_figures_landed_what_they_should(smoke):
     assert raw["reload"]["records_landed"] == 0
     assert raw["double_load"]["records_landed"] == 2 * LINES
     assert f["append_1pct"]["lines_appended"] == LINES // 100
-    assert f["append_1pct"]["records_landed"] == LINES // 100
+    assert f["append_1pct"]["records_landed"] == LINES // 100 and f["append_1pct"]["all_landed"]
+    assert len(raw["appends"]) == 3 and len(f["append_1pct"]["rounds"]) == 3
     assert raw["ce"]["task_files"] == TASKS and raw["ce"]["read_json_objects_docs"] == TASKS
     assert f["ce_load_vs_read_json_objects"]["documents_landed"] >= TASKS
     assert raw["first_load"]["statements"], "the statement-level profile of the first load is recorded"

@@ -19,6 +19,13 @@ def _builds(db):
         con.close()
 
 
+def _mini(tmp_path):
+    """A copy of the mini project (so a test can edit it) and an empty working file."""
+    project = tmp_path / "project"
+    shutil.copytree(MINI_PROJECT, project, ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
+    return project, make_working(tmp_path / "w.duckdb")
+
+
 def _build(tmp_path, project, db, *extra):
     """`evalhouse build --no-publish` of `project` (a copy of the mini project) on `db`."""
     env = env_for(tmp_path)
@@ -38,9 +45,7 @@ def _counts(db):
 
 
 def test_a_changed_project_makes_the_next_build_a_full_refresh(tmp_path):
-    project = tmp_path / "project"
-    shutil.copytree(MINI_PROJECT, project, ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
-    db = make_working(tmp_path / "w.duckdb")
+    project, db = _mini(tmp_path)
     insert_lines(db, 1, 5)
 
     first = _build(tmp_path, project, db)                    # a fresh warehouse: nothing to refresh
@@ -76,9 +81,7 @@ def test_a_changed_project_makes_the_next_build_a_full_refresh(tmp_path):
 
 def test_a_repeat_build_after_new_lines_equals_a_build_of_everything(tmp_path, monkeypatch):
     """The selective repeat build leaves every mart exactly as a build of everything would."""
-    project = tmp_path / "project"
-    shutil.copytree(MINI_PROJECT, project, ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
-    db = make_working(tmp_path / "w.duckdb")
+    project, db = _mini(tmp_path)
     insert_lines(db, 1, 4)
     _build(tmp_path, project, db)
     insert_lines(db, 2, 6)
@@ -124,9 +127,7 @@ def test_models_read_raw_only_through_source():
 
 def test_a_warehouse_built_without_a_record_is_refreshed_once(tmp_path):
     """Models exist but raw.builds has no row (built by plain dbt or an older evalhouse): refresh, then record."""
-    project = tmp_path / "project"
-    shutil.copytree(MINI_PROJECT, project, ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
-    db = make_working(tmp_path / "w.duckdb")
+    project, db = _mini(tmp_path)
     insert_lines(db, 1, 3)
     _build(tmp_path, project, db)
     con = duckdb.connect(str(db))
@@ -137,9 +138,7 @@ def test_a_warehouse_built_without_a_record_is_refreshed_once(tmp_path):
 
 
 def test_build_all_builds_everything_on_a_repeat_build(tmp_path, monkeypatch):
-    project = tmp_path / "project"
-    shutil.copytree(MINI_PROJECT, project, ignore=shutil.ignore_patterns("target", "logs", "dbt_packages"))
-    db = make_working(tmp_path / "w.duckdb")
+    project, db = _mini(tmp_path)
     insert_lines(db, 1, 3)
     _build(tmp_path, project, db)
     monkeypatch.setenv("EVALHOUSE_BUILD_ALL", "1")
