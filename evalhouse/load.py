@@ -504,18 +504,12 @@ def _key_lists(buf: bytes) -> list[list[str]]:
     return out
 
 
-def _sha256_prefix(path: str, n: int) -> str | None:
-    """sha256 of the first n bytes of path (None if it is shorter now)."""
-    h = hashlib.sha256()
-    with _read_file(path) as fh:
-        left = n
-        while left > 0:
-            buf = fh.read(min(READ_BLOCK, left))
-            if not buf:
-                return None
-            h.update(buf)
-            left -= len(buf)
-    return h.hexdigest()
+def _prefix_hexdigest(path: str, n: int) -> str | None:
+    """sha256 hex digest of the first n bytes of path (of the empty string for n = 0; None if shorter)."""
+    if n == 0:
+        return hashlib.sha256().hexdigest()
+    got = _hash_prefix(path, n)
+    return None if got is None else got[1].hexdigest()
 
 
 def _safe_hash_prefix(path: str, n: int):
@@ -795,7 +789,7 @@ class _Loader:
             raise _DirectPathFailed(f"{path}: {exc}") from exc
         now = os.stat(path)
         changed = (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns)
-        if inserted != sc.lines or (changed and _sha256_prefix(path, sc.end) != sc.end_sha):
+        if inserted != sc.lines or (changed and _prefix_hexdigest(path, sc.end) != sc.end_sha):
             con.execute(f"DELETE FROM raw.{table} WHERE load_id = $load_id AND source_file = $file", key)
             return False
         errs: list[tuple[int | None, str, str | None]] = []
