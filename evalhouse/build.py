@@ -44,8 +44,8 @@ from .schema import ensure_raw_schema
 _PR_SET_PDEATHSIG = 1
 # what decides the models' output; a change to any of these files makes the next build a full refresh
 FINGERPRINT_PATHS = ("dbt_project.yml", "models", "macros", "seeds")
-SELECTION_FLAGS = ("--select", "-s", "--models", "-m", "--exclude", "--selector", "--resource-type",
-                   "--exclude-resource-type")
+SELECTION_FLAGS = ("--select", "-s", "--models", "--model", "-m", "--exclude", "--selector", "--resource-type",
+                   "--resource-types", "--exclude-resource-type", "--exclude-resource-types")
 
 
 def _die_with_parent(parent_pid: int):
@@ -160,9 +160,7 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
               "full refresh (incremental models are rebuilt from raw)", flush=True)
         args.append("--full-refresh")
         full = True
-    own_types = any(a.split("=", 1)[0] in ("--resource-type", "--resource-types", "--exclude-resource-type",
-                                           "--exclude-resource-types") for a in user_args)
-    repeat = bool(last) and not stale and not full and not own_types and complete and args[:1] == ["build"] \
+    repeat = bool(last) and not stale and not full and complete and args[:1] == ["build"] \
         and os.environ.get("EVALHOUSE_BUILD_ALL", "").strip() not in ("1", "true", "yes")
     plan = _Plan(args, fp, complete, full, repeat, sig)
     if not repeat:
