@@ -6,13 +6,18 @@ How a JSONL file lands (the hot path does no per-line Python JSON parsing):
    a. Python streams the file once (READ_BLOCK pieces, nothing kept): sha256 of the whole file and of
       its complete lines, the newline count, and whether DuckDB's line split will equal Python's (no
       CR, no NUL, valid UTF-8). It also collects the repeat-free top-level key lists of the first lines.
-   b. ONE DuckDB statement per file (_DIRECT_SELECT) reads it with DuckDB's own CSV scanner (whole
+   b. One DuckDB statement per file (_DIRECT_INSERT) reads it with DuckDB's own CSV scanner (whole
       lines, no quoting, BOM dropped), numbers the lines with row_number() over the order-preserving
-      scan, and inserts every complete line with its sha256 and a classification; lines that need a
-      second look (step 3) land marked CHECK_MARK and are resolved (UPDATE / DELETE) before commit.
-   c. The statement must return exactly the pre-pass's line count and the file must be unchanged
-      since the pre-pass (else its rows are deleted and it lands the chunked way); if DuckDB raises,
-      the whole load is rolled back and retried without the direct path.
+      scan, and inserts every complete line with its sha256. The numbering is a streaming window, which
+      keeps that statement on one thread, so it does nothing else.
+   c. A second statement (_DIRECT_CHECK_HEAD/_TAIL), a parallel scan of the rows just landed, returns
+      the few lines that need a second look (step 3); Python resolves them (UPDATE / DELETE) before the
+      commit.
+   d. The insert must land exactly the pre-pass's line count and the file must be unchanged since the
+      pre-pass (else its rows are deleted and it lands the chunked way); if DuckDB raises, the whole
+      load is rolled back and retried without the direct path.
+   The pre-passes of the files to come run in a thread pool (_Loader.prefetch) while DuckDB lands
+   the current file.
 2. Appends, and files the direct path cannot take (CR line ends, NUL bytes, invalid UTF-8) -- the
    chunked path: for a registered file the landed prefix (``bytes_landed``) is hashed from a memory
    map (in parallel threads across files, see _Loader.prefetch) and compared with the stored
@@ -70,7 +75,9 @@ import math
 import mmap
 import os
 import re
+import shutil
 import sys
+import tempfile
 import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -139,36 +146,65 @@ FROM k
 _SPLIT_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_SPLIT_SRC}{_CLASSIFY_TAIL}"
 _LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_LIST_SRC}{_CLASSIFY_TAIL}"
 
-# The direct path (a file's first landing, or its replacement): DuckDB's CSV scanner reads the file
-# itself -- whole lines, no quote/escape/delimiter, a UTF-8 BOM dropped -- numbers the lines with
-# row_number() over the order-preserving scan, and lands every complete line in ONE statement, with its
-# sha256 and a classification. Lines that need a second look (blank, invalid, not an object, or flagged
-# by the superset tests above) land with repaired = CHECK_MARK; Python then resolves those few rows
-# (UPDATE / DELETE) before the transaction commits. Used only when the pre-pass showed the file has no
-# CR, no NUL and is valid UTF-8 (so DuckDB's line split is exactly Python's split on b"\n"), and the
-# statement must return exactly the pre-pass's line count, or the file goes the chunked way instead.
+# The direct path (a file's first landing, or its replacement), in two statements:
+# 1. _DIRECT_INSERT: DuckDB's CSV scanner reads the file itself -- whole lines, no quote/escape/delimiter,
+#    a UTF-8 BOM dropped -- numbers the lines with row_number() over the order-preserving scan and lands
+#    every complete line with its sha256. The numbering is a streaming window, so this statement runs on
+#    one thread: it does nothing else.
+# 2. _DIRECT_CHECK_HEAD + raw.<table> + _DIRECT_CHECK_TAIL: a parallel scan of the rows just landed (this
+#    load, this file) returns the few lines that need a second look (blank, invalid, not an object, or
+#    flagged by the superset tests above); Python resolves them (UPDATE / DELETE) before the commit.
+# Used only when the pre-pass showed the file has no CR, no NUL and is valid UTF-8 (so DuckDB's line split
+# is exactly Python's split on b"\n"), and statement 1 must land exactly the pre-pass's line count, or the
+# file goes the chunked way instead.
 # $key_lists: top-level key lists the pre-pass saw without a repeat in the file's first lines; a line
 # whose key list equals one of them has no repeated top-level key, so the costlier list_distinct test
 # runs only on the other lines (for schema-stable logs: none).
-CHECK_MARK = "evalhouse: second look pending"   # transient; never committed
 _CSV_LINES = ("read_csv($file, columns = {'line': 'VARCHAR'}, delim = chr(0), quote = '', escape = '', "
               "header = false, auto_detect = false, new_line = '\\n', max_line_size = 2147483647)")
-_DIRECT_SELECT = f"""
-SELECT $load_id, $at, $file, n, coalesce(line, ''), sha256(coalesce(line, '')), $fsha,
-    CASE
-        WHEN k IS NULL THEN $mark
-        WHEN regexp_matches(line, '{_SUSPICIOUS_RE}') THEN $mark
-        WHEN NOT list_contains($key_lists::VARCHAR[][], k) AND len(k) <> len(list_distinct(k)) THEN $mark
-        WHEN strpos(substr(line, 2), '{{') = 0 THEN NULL
-        WHEN coalesce(list_bool_or(list_transform(json_keys(line, '$..*'),
-                                                  lambda x: len(x) <> len(list_distinct(x)))), false) THEN $mark
-    END
+_DIRECT_INSERT = f"""
+SELECT $load_id, $at, $file, n, coalesce(line, ''), sha256(coalesce(line, '')), $fsha, NULL
+FROM (SELECT row_number() OVER () AS n, line FROM {_CSV_LINES})
+WHERE n <= $n_lines
+"""
+# The same, with the line hashes the pre-pass computed (_Scan.line_shas, one hex digest per line), read
+# by the same scanner and paired with the lines by position. _DIRECT_SHA_PROBE then compares them with
+# DuckDB's own sha256 on a sample that any misalignment would hit (line 1, every 997th line, the last
+# lines); a mismatch rehashes the file's rows in SQL (_DIRECT_SHA_REDO). Never expected: it is a guard.
+_DIRECT_INSERT_SHAS = f"""
+SELECT $load_id, $at, $file, n, coalesce(line, ''), sha, $fsha, NULL
+FROM (SELECT row_number() OVER () AS n, a.line, b.line AS sha
+      FROM {_CSV_LINES} AS a POSITIONAL JOIN {_CSV_LINES.replace("$file", "$shas")} AS b)
+WHERE n <= $n_lines
+"""
+_DIRECT_SHA_PROBE = """
+WHERE load_id = $load_id AND source_file = $file
+  AND (source_line % 997 = 1 OR source_line > $n_lines - 3) AND record_sha256 IS DISTINCT FROM sha256(record)
+"""
+_DIRECT_SHA_REDO = """
+SET record_sha256 = sha256(record) WHERE load_id = $load_id AND source_file = $file
+"""
+_DIRECT_CHECK_HEAD = """
+SELECT source_line, record, coalesce(valid, false)
 FROM (
-    SELECT n, line,
-        CASE WHEN starts_with(line, '{{') AND json_valid(line) THEN json_keys(line) END AS k
-    FROM (SELECT row_number() OVER () AS n, line FROM {_CSV_LINES})
-    WHERE n <= $n_lines
+    SELECT source_line, record, valid,
+        CASE WHEN valid THEN json_keys(record) END AS k
+    FROM (
+        SELECT source_line, record, starts_with(record, '{') AND json_valid(record) AS valid
+        FROM """
+_DIRECT_CHECK_TAIL = f"""
+        WHERE load_id = $load_id AND source_file = $file
+    )
 )
+WHERE CASE
+        WHEN k IS NULL THEN true
+        WHEN regexp_matches(record, '{_SUSPICIOUS_RE}') THEN true
+        WHEN NOT list_contains($key_lists::VARCHAR[][], k) AND len(k) <> len(list_distinct(k)) THEN true
+        WHEN strpos(substr(record, 2), '{{') = 0 THEN false
+        ELSE coalesce(list_bool_or(list_transform(json_keys(record, '$..*'),
+                                                  lambda x: len(x) <> len(list_distinct(x)))), false)
+    END
+ORDER BY source_line
 """
 
 
@@ -405,6 +441,7 @@ def _read_file(path: str):
 
 
 READ_BLOCK = 8 << 20         # bytes per read of a file's first landing
+SCAN_AHEAD = 2               # pre-passes running or done ahead of the file being landed
 PREFIX_BLOCK = 64 << 20      # bytes per hashlib update while verifying a landed prefix
 
 
@@ -439,42 +476,83 @@ class _Scan:
     file_sha: str = ""       # sha256 of the whole file
     direct_ok: bool = True   # no CR, no NUL, valid UTF-8: DuckDB's line split equals Python's
     key_lists: list = field(default_factory=list)   # distinct repeat-free top-level key lists (first lines)
+    line_shas: str | None = None   # a file of the complete lines' sha256 hex digests, one per line, in order
 
 
-def _scan_file(path: str) -> _Scan:
-    """Read `path` once in READ_BLOCK pieces: hashes, newline count and the direct-path preconditions."""
+def _line_digests(lines) -> bytes:
+    """The sha256 hex digests of `lines`, one per output line (the text DuckDB stores for each)."""
+    sha = hashlib.sha256
+    return "".join([sha(ln).hexdigest() + "\n" for ln in lines]).encode("ascii")
+
+
+def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
+    """Read `path` once in READ_BLOCK pieces: hashes, newline count and the direct-path preconditions.
+
+    With `shas_dir`, it also writes the sha256 of every complete line (as DuckDB will store it: without
+    the newline, and line 1 without a leading BOM) to a file there (`line_shas`), so the direct path
+    need not hash the lines inside its single-threaded insert. Python's hashlib is several times faster
+    than DuckDB's sha256, and this runs in a prefetch thread while DuckDB lands the previous file.
+    """
     sc = _Scan()
     h = hashlib.sha256()
     h_end = h.copy()
     dec = codecs.getincrementaldecoder("utf-8")()
     dec_busy = False          # the decoder holds a partial character
-    with _read_file(path) as fh:
-        while True:
-            buf = fh.read(READ_BLOCK)
-            if not buf:
-                break
-            if not sc.head:
-                sc.head = buf[:3]
-                sc.key_lists = _key_lists(buf)
-            nl = buf.rfind(b"\n")
-            if nl >= 0:
-                h.update(memoryview(buf)[:nl + 1])
-                h_end = h.copy()
-                h.update(memoryview(buf)[nl + 1:])
-                sc.end = sc.size + nl + 1
-                sc.lines += buf.count(b"\n")
-            else:
-                h.update(buf)
-            sc.size += len(buf)
-            if sc.direct_ok:
-                if b"\r" in buf or b"\x00" in buf:
-                    sc.direct_ok = False
-                elif dec_busy or not buf.isascii():
-                    try:
-                        dec.decode(buf)
-                        dec_busy = bool(dec.getstate()[0])
-                    except UnicodeDecodeError:
+    out = None
+    carry = b""               # the partial line at the end of the previous block
+    if shas_dir is not None:
+        fd, sc.line_shas = tempfile.mkstemp(prefix="lines-", suffix=".sha", dir=shas_dir)
+        out = os.fdopen(fd, "wb")
+    try:
+        with _read_file(path) as fh:
+            while True:
+                buf = fh.read(READ_BLOCK)
+                if not buf:
+                    break
+                first = not sc.head
+                if first:
+                    sc.head = buf[:3]
+                    sc.key_lists = _key_lists(buf)
+                nl = buf.rfind(b"\n")
+                if nl >= 0:
+                    h.update(memoryview(buf)[:nl + 1])
+                    h_end = h.copy()
+                    h.update(memoryview(buf)[nl + 1:])
+                    sc.end = sc.size + nl + 1
+                    sc.lines += buf.count(b"\n")
+                else:
+                    h.update(buf)
+                sc.size += len(buf)
+                if sc.direct_ok:
+                    if b"\r" in buf or b"\x00" in buf:
                         sc.direct_ok = False
+                    elif dec_busy or not buf.isascii():
+                        try:
+                            dec.decode(buf)
+                            dec_busy = bool(dec.getstate()[0])
+                        except UnicodeDecodeError:
+                            sc.direct_ok = False
+                if out is not None and sc.direct_ok:
+                    if first and len(buf) < len(BOM):       # too short to tell a BOM: DuckDB hashes instead
+                        out.close()
+                        out = None
+                        os.unlink(sc.line_shas)
+                        sc.line_shas = None
+                        continue
+                    pieces = (buf[len(BOM):] if first and buf.startswith(BOM) else buf).split(b"\n")
+                    pieces[0] = carry + pieces[0]
+                    carry = pieces.pop()
+                    out.write(_line_digests(pieces))
+    except BaseException:
+        if out is not None:
+            out.close()
+            os.unlink(sc.line_shas)
+        raise
+    if out is not None:
+        out.close()
+        if not sc.direct_ok:              # the chunked path hashes in SQL
+            os.unlink(sc.line_shas)
+            sc.line_shas = None
     sc.end_sha = h_end.hexdigest() if sc.end else hashlib.sha256().hexdigest()
     sc.file_sha = h.hexdigest()
     return sc
@@ -519,6 +597,26 @@ def _safe_hash_prefix(path: str, n: int):
         return None          # unreadable now: load_jsonl reads it again and reports why
 
 
+def _safe_scan_file(path: str, shas_dir: str | None = None) -> "_Scan | None":
+    try:
+        return _scan_file(path, shas_dir)
+    except (OSError, ValueError):
+        return None          # unreadable now: load_jsonl reads it again and reports why
+
+
+def _drop_line_shas(sc: "_Scan | None") -> None:
+    if sc is not None and sc.line_shas is not None:
+        try:
+            os.unlink(sc.line_shas)
+        except OSError:
+            pass
+        sc.line_shas = None
+
+
+def _stat_key(st: os.stat_result) -> tuple:
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
 def _append_candidate(reg: dict | None, family: str) -> bool:
     return reg is not None and (reg["bytes_landed"] or 0) > 0 and reg["family"] == family
 
@@ -544,10 +642,15 @@ def _read_jsonl(path: str, reg: dict, prefix=None):
 
 
 class _Loader:
-    def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True):
+    def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True,
+                 shas_dir: str | None = None):
         self.con = con
         self.direct = direct      # land first loads with one DuckDB statement per file (see _DIRECT_SELECT)
         self._prefixes: dict[str, Future] = {}
+        self._scans: dict[str, tuple[tuple, Future]] = {}     # path -> (stat key, pre-pass) in flight
+        self._scan_queue: dict[str, None] = {}                 # paths whose pre-pass is yet to start, in order
+        self._pool: ThreadPoolExecutor | None = None
+        self.shas_dir = shas_dir if direct else None   # where the pre-passes write their line hashes
         self.s = summary
         self.loaded_at = loaded_at
         self.progress = progress
@@ -567,7 +670,14 @@ class _Loader:
                  "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns"], row))
 
     def prefetch(self, items, pool: ThreadPoolExecutor) -> None:
-        """Start hashing the landed prefixes of the grown files in `pool` (an append's only O(landed) work)."""
+        """Run the pure-Python reading of the JSONL files in `pool`, so it overlaps DuckDB's work.
+
+        A grown registered file: hash its landed prefix (an append's only O(landed) work), all at once.
+        Any other changed file: its pre-pass (_scan_file), SCAN_AHEAD files ahead of the one DuckDB is
+        landing (each pre-pass leaves a file of line hashes on disk until its file is landed). hashlib,
+        the block reads and DuckDB release the GIL. load_jsonl uses a prefetched pre-pass only if the
+        file's stat is still the one it was computed under."""
+        self._pool = pool
         for it in items:
             if it.kind != "jsonl":
                 continue
@@ -576,8 +686,35 @@ class _Loader:
                 st = os.stat(it.path)
             except OSError:
                 continue
-            if _append_candidate(reg, it.family) and not self._unchanged_by_stat(reg, st):
+            if self._unchanged_by_stat(reg, st):
+                continue
+            if _append_candidate(reg, it.family):
                 self._prefixes[it.path] = pool.submit(_safe_hash_prefix, it.path, reg["bytes_landed"])
+            else:
+                self._scan_queue[it.path] = None
+        self._top_up_scans()
+
+    def _top_up_scans(self) -> None:
+        while self._pool is not None and self._scan_queue and len(self._scans) < SCAN_AHEAD:
+            path = next(iter(self._scan_queue))
+            del self._scan_queue[path]
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            self._scans[path] = (_stat_key(st), self._pool.submit(_safe_scan_file, path, self.shas_dir))
+
+    def _prefetched_scan(self, path: str, st: os.stat_result) -> "_Scan":
+        """The pre-pass of `path`: the prefetched one if the file has not changed since, else a fresh one."""
+        self._scan_queue.pop(path, None)
+        got = self._scans.pop(path, None)
+        self._top_up_scans()
+        if got is not None:
+            sc = got[1].result()
+            if sc is not None and got[0] == _stat_key(st):
+                return sc
+            _drop_line_shas(sc)
+        return _scan_file(path, self.shas_dir)
 
     # ---- bookkeeping ---------------------------------------------------------------------
     def _flush_errors(self, path: str, errs: list[tuple[int | None, str, str | None]]) -> None:
@@ -687,7 +824,7 @@ class _Loader:
                 head, off, data, h = _read_jsonl(path, reg, fut.result() if fut is not None else None)
                 sc = None
             else:
-                sc = _scan_file(path)                                  # first landing: stream, keep nothing
+                sc = self._prefetched_scan(path, st)                   # first landing: stream, keep nothing
                 head, off, data, h = sc.head, 0, None, None
         except OSError as exc:
             self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
@@ -752,8 +889,13 @@ class _Loader:
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
+        try:
+            direct = sc is not None and sc.direct_ok and self.direct and end > start and \
+                self._land_direct(path, family, sc, st, res)
+        finally:
+            _drop_line_shas(sc)
         if end > start:
-            if not (sc is not None and sc.direct_ok and self.direct and self._land_direct(path, family, sc, st, res)):
+            if not direct:
                 if data is None:                                    # the chunked way needs the bytes
                     with _read_file(path) as fh:
                         data = fh.read(end)
@@ -771,7 +913,7 @@ class _Loader:
         self.s.files.append(res)
 
     def _land_direct(self, path: str, family: str, sc: _Scan, st: os.stat_result, res: FileResult) -> bool:
-        """Land all complete lines of `path` with one DuckDB statement (see _DIRECT_SELECT).
+        """Land all complete lines of `path` with DuckDB's own scanner (see _DIRECT_INSERT, _DIRECT_CHECK_HEAD).
 
         Returns False (nothing landed, nothing left behind) when DuckDB's reading cannot be trusted to
         match the pre-pass: another line count, or the file changed under the load. Then the caller
@@ -781,24 +923,28 @@ class _Loader:
         con = self.con
         key = {"load_id": self.s.load_id, "file": path}
         try:
-            inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_SELECT, {
-                **key, "at": self.loaded_at, "fsha": sc.file_sha, "mark": CHECK_MARK, "n_lines": sc.lines,
-                "key_lists": sc.key_lists,
-            }).fetchall()[0][0]
+            args = {**key, "at": self.loaded_at, "fsha": sc.file_sha, "n_lines": sc.lines}
+            if sc.line_shas is not None:
+                inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_INSERT_SHAS,
+                                       {**args, "shas": sc.line_shas}).fetchall()[0][0]
+                if inserted == sc.lines and con.execute(f"SELECT count(*) FROM raw.{table} " + _DIRECT_SHA_PROBE,
+                                                        {**key, "n_lines": sc.lines}).fetchall()[0][0]:
+                    con.execute(f"UPDATE raw.{table} " + _DIRECT_SHA_REDO, key)
+            else:
+                inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_INSERT, args).fetchall()[0][0]
+            now = os.stat(path)
+            changed = (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns)
+            if inserted != sc.lines or (changed and _prefix_hexdigest(path, sc.end) != sc.end_sha):
+                con.execute(f"DELETE FROM raw.{table} WHERE load_id = $load_id AND source_file = $file", key)
+                return False
+            second_look = con.execute(_DIRECT_CHECK_HEAD + f"raw.{table}" + _DIRECT_CHECK_TAIL,
+                                      {**key, "key_lists": sc.key_lists}).fetchall()
         except duckdb.Error as exc:   # the transaction is aborted: the whole load is retried without this path
             raise _DirectPathFailed(f"{path}: {exc}") from exc
-        now = os.stat(path)
-        changed = (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns)
-        if inserted != sc.lines or (changed and _prefix_hexdigest(path, sc.end) != sc.end_sha):
-            con.execute(f"DELETE FROM raw.{table} WHERE load_id = $load_id AND source_file = $file", key)
-            return False
         errs: list[tuple[int | None, str, str | None]] = []
         gone, nos, recs, notes = [], [], [], []
         blank = 0
-        for line_no, txt, ok in con.execute(
-                f"SELECT source_line, record, json_valid(record) FROM raw.{table} "
-                "WHERE load_id = $load_id AND source_file = $file AND repaired = $mark ORDER BY source_line",
-                {**key, "mark": CHECK_MARK}).fetchall():
+        for line_no, txt, ok in second_look:
             if not txt.strip(" \t"):
                 blank += 1
                 gone.append(line_no)
@@ -807,7 +953,7 @@ class _Loader:
             if record is None:
                 errs.append((line_no, err, txt))
                 gone.append(line_no)
-            else:
+            elif note is not None or record != txt:      # else a false alarm of the superset tests: as landed
                 nos.append(line_no)
                 recs.append(record)
                 notes.append(note)
@@ -1122,17 +1268,25 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
             except OSError:
                 pass
         bar = _Progress(total, progress)
-        loader = _Loader(con, summary, started, bar, direct=direct)
+        # the pre-passes' line hashes go to <db>.lines.tmp/; the lock makes any such folder a crashed
+        # load's leftover, so it is cleared first (the folder is removed when the load ends)
+        shas_dir = f"{db}.lines.tmp"
+        shutil.rmtree(shas_dir, ignore_errors=True)
+        os.makedirs(shas_dir, exist_ok=True)
+        loader = _Loader(con, summary, started, bar, direct=direct, shas_dir=shas_dir)
         for path, reason in found.errors:
             loader._flush_errors(path, [(None, reason, None)])
             summary.files_failed += 1
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            loader.prefetch(found.items, pool)
-            for it in found.items:
-                if it.kind == "jsonl":
-                    loader.load_jsonl(it)
-                else:
-                    loader.load_ce(it)
+            try:
+                loader.prefetch(found.items, pool)
+                for it in found.items:
+                    if it.kind == "jsonl":
+                        loader.load_jsonl(it)
+                    else:
+                        loader.load_ce(it)
+            finally:                     # a failed load does not wait for the reads it will not use
+                pool.shutdown(wait=True, cancel_futures=True)
         loader.flush()
         loader.check_documents()
         bar.close()
@@ -1163,6 +1317,7 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
         raise
     finally:
         con.close()
+        shutil.rmtree(f"{db}.lines.tmp", ignore_errors=True)
     return summary
 
 

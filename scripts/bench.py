@@ -291,41 +291,58 @@ def worker_users(task: dict) -> dict:
 
 
 def worker_profile_direct(task: dict) -> dict:
-    """Where the direct path's time goes: the loader's own INSERT statement on one file, then the same
-    statement with one part removed at a time (each in a fresh database file, user+system CPU and wall)."""
+    """Where the direct path's time goes, on one file: the Python pre-pass with and without line hashes;
+    the insert with the pre-pass's hashes and with DuckDB's sha256; the hash probe; the second-look
+    statement, then the same with one part removed at a time; and bare scan + number + store.
+    Each insert runs in a fresh database file; user+system CPU and wall time."""
     import datetime
     import resource
+    import tempfile
 
     import duckdb
 
     from evalhouse import load as L
     from evalhouse.schema import ensure_raw_schema
     path = task["file"]
-    sc = L._scan_file(path)
-    full = L._DIRECT_SELECT
-    keys = "CASE WHEN starts_with(line, '{') AND json_valid(line) THEN json_keys(line) END AS k"
-    variants = [
-        ("loader statement (all parts)", full, "zstd"),
-        ("- record sha256", full.replace("sha256(coalesce(line, ''))", "'-'"), "zstd"),
-        ("- suspicious-token regexp", full.replace(f"WHEN regexp_matches(line, '{L._SUSPICIOUS_RE}') THEN $mark", ""),
-         "zstd"),
-        ("- json_keys (duplicate-key test)", full.replace(keys, "CASE WHEN starts_with(line, '{') AND json_valid(line) "
-                                                                 "THEN ['-'] END AS k"), "zstd"),
-        ("- json_valid and json_keys", full.replace(keys, "['-'] AS k"), "zstd"),
-        ("scan + number + store only (zstd)", "SELECT $load_id, $at, $file, n, coalesce(line, ''), '-', $fsha, NULL "
-         f"FROM (SELECT row_number() OVER () AS n, line FROM {L._CSV_LINES}) WHERE n <= $n_lines", "zstd"),
-        ("scan + number + store only (DuckDB's default compression)", "SELECT $load_id, $at, $file, n, "
-         f"coalesce(line, ''), '-', $fsha, NULL FROM (SELECT row_number() OVER () AS n, line FROM {L._CSV_LINES}) "
-         "WHERE n <= $n_lines", "auto"),
-    ]
-    for label, sql, _ in variants[1:]:
-        assert sql != full or label.startswith("scan"), f"profile variant did not change the statement: {label}"
+    tmp = tempfile.mkdtemp(prefix="bench-shas-", dir=os.path.dirname(task["db"]))
 
     def cpu():
         r = resource.getrusage(resource.RUSAGE_SELF)
         return r.ru_utime + r.ru_stime
+
     out = []
-    for label, sql, comp in variants:
+
+    def timed(label, fn):
+        c0, t0 = cpu(), time.perf_counter()
+        res = fn()
+        out.append({"variant": label, "wall_s": round(time.perf_counter() - t0, 3), "cpu_s": round(cpu() - c0, 3)})
+        return res
+    timed("Python pre-pass (hashes, counts, preconditions)", lambda: L._scan_file(path))
+    sc = timed("Python pre-pass + line hashes (runs in the prefetch thread)", lambda: L._scan_file(path, tmp))
+    store_only = ("SELECT $load_id, $at, $file, n, coalesce(line, ''), '-', $fsha, NULL "
+                  f"FROM (SELECT row_number() OVER () AS n, line FROM {L._CSV_LINES}) WHERE n <= $n_lines")
+    check = L._DIRECT_CHECK_HEAD + "raw.big_lines" + L._DIRECT_CHECK_TAIL
+    nested = ("coalesce(list_bool_or(list_transform(json_keys(record, '$..*'),\n"
+              "                                                  lambda x: len(x) <> len(list_distinct(x)))), false)")
+    checks = [
+        ("second look: the statement (all parts)", check),
+        ("second look - suspicious-token regexp", check.replace(f"WHEN regexp_matches(record, '{L._SUSPICIOUS_RE}') "
+                                                                "THEN true", "")),
+        ("second look - nested duplicate-key test", check.replace(nested, "false")),
+        ("second look - json_valid and json_keys", check.replace("starts_with(record, '{') AND json_valid(record)",
+                                                                 "true").replace("json_keys(record) END", "['-'] END")),
+    ]
+    for label, sql in checks[1:]:
+        assert sql != check, f"profile variant did not change the statement: {label}"
+    inserts = [
+        ("insert: scan + number + store + pre-pass hashes (the loader)", L._DIRECT_INSERT_SHAS, "zstd", True),
+        ("insert: scan + number + store + DuckDB sha256 (fallback)", L._DIRECT_INSERT, "zstd", False),
+        ("insert: scan + number + store only (zstd)", store_only, "zstd", False),
+        ("insert: scan + number + store only (DuckDB's default compression)", store_only, "auto", False),
+    ]
+    params = {"load_id": "bench", "at": datetime.datetime.now(datetime.timezone.utc), "file": path,
+              "fsha": "-", "n_lines": sc.lines, "key_lists": sc.key_lists, "shas": sc.line_shas}
+    for label, sql, comp, with_checks in inserts:
         db = task["db"]
         for p in (db, db + ".wal"):
             if os.path.exists(p):
@@ -337,21 +354,23 @@ def worker_profile_direct(task: dict) -> dict:
             if comp == "zstd":
                 con.execute("SET force_compression = 'zstd'")
             con.execute("BEGIN")
-            c0, t0 = cpu(), time.perf_counter()
-            params = {"load_id": "bench", "at": datetime.datetime.now(datetime.timezone.utc), "file": path,
-                      "fsha": "-", "mark": L.CHECK_MARK, "n_lines": sc.lines, "key_lists": sc.key_lists}
-            con.execute("INSERT INTO raw.big_lines " + sql,
-                        {k: v for k, v in params.items() if f"${k}" in sql}).fetchall()
-            con.execute("COMMIT")
-            out.append({"variant": label, "wall_s": round(time.perf_counter() - t0, 3), "cpu_s": round(cpu() - c0, 3)})
+            timed(label, lambda: con.execute("INSERT INTO raw.big_lines " + sql,
+                                             {k: v for k, v in params.items() if f"${k}" in sql}).fetchall())
+            if with_checks:
+                timed("hash probe (sampled sha256 comparison)", lambda: con.execute(
+                    "SELECT count(*) FROM raw.big_lines " + L._DIRECT_SHA_PROBE,
+                    {k: params[k] for k in ("load_id", "file", "n_lines")}).fetchall())
+                for clabel, csql in checks:
+                    timed(clabel, lambda: con.execute(csql, {k: params[k] for k in ("load_id", "file", "key_lists")})
+                          .fetchall())
+            timed(f"commit of: {label}", lambda: con.execute("COMMIT"))
         finally:
             con.close()
+    shutil.rmtree(tmp, ignore_errors=True)
     for p in (task["db"], task["db"] + ".wal"):
         if os.path.exists(p):
             os.unlink(p)
-    t0 = time.perf_counter()
-    L._scan_file(path)
-    return {"file": path, "lines": sc.lines, "variants": out, "python_prepass_s": round(time.perf_counter() - t0, 3)}
+    return {"file": path, "lines": sc.lines, "variants": out}
 
 
 def worker_main(arg: str) -> None:
@@ -840,13 +859,11 @@ def markdown(results: dict) -> str:
         lines.append(f"| {key} | {val} | {f['baseline']} | {f['target']} | {met} |")
     prof = results.get("raw", {}).get("direct_profile")
     if prof:
-        full = prof["variants"][0]
-        lines += ["", f"Direct-path profile, one file ({prof['lines']} lines): the loader's INSERT statement, then the "
-                  f"same with one part removed (Python pre-pass of the file: {prof['python_prepass_s']:.2f}s)", "",
-                  "| statement | wall s | CPU s | CPU share of the full statement |", "|---|---|---|---|"]
+        lines += ["", f"Direct-path profile, one file ({prof['lines']} lines): each step of the loader's direct path, "
+                  "and variants with one part removed", "",
+                  "| step | wall s | CPU s |", "|---|---|---|"]
         for v in prof["variants"]:
-            lines.append(f"| {v['variant']} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} | "
-                         f"{v['cpu_s'] / full['cpu_s']:.2f} |")
+            lines.append(f"| {v['variant']} | {v['wall_s']:.2f} | {v['cpu_s']:.2f} |")
     return "\n".join(lines) + "\n"
 
 

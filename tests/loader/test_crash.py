@@ -107,3 +107,4 @@ def test_sigkill_during_load_leaves_previous_state_and_rerun_is_exact(tmp_path):
     assert q(db, "SELECT count(*) FROM raw.ce_task_docs") == [(1,)]
     assert q(db, "SELECT records_landed FROM raw.loads ORDER BY started_at") == [(1000,), (600 + n_new + 2,)]
     assert q(db, "SELECT count(*) FROM raw.load_errors") == [(0,)]
+    assert not os.path.exists(f"{db}.lines.tmp"), "the killed loads' line-hash files were cleared"

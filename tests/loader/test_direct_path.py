@@ -13,6 +13,8 @@ import evalhouse.load as L
 from lutil import errors, load, q, write
 from test_bad_input import CASES
 
+BOM_ = b"\xef\xbb\xbf"
+
 
 def _raw(db, path):
     return q(db, "SELECT source_line, record, record_sha256, repaired, file_sha256 FROM raw.big_lines "
@@ -80,7 +82,6 @@ def test_mixed_file_really_exercises_the_second_look(tmp_path, monkeypatch):
     notes = [r[3] for r in out["rows"] if r[3]]
     assert any("duplicate keys (last wins): i" in n for n in notes)
     assert any(n.startswith("nonfinite") for n in notes)
-    assert not any(n == L.CHECK_MARK for n in notes), "no transient mark is ever committed"
 
 
 def test_crlf_nul_and_invalid_utf8_files_take_the_chunked_path(tmp_path):
@@ -108,7 +109,7 @@ def test_scan_hashes_and_counts_across_block_boundaries(tmp_path, monkeypatch):
 
 def test_a_line_count_mismatch_falls_back_to_the_chunked_path(tmp_path, monkeypatch):
     """If DuckDB's split disagrees with the pre-pass, the direct rows are removed and the file lands chunked."""
-    monkeypatch.setattr(L, "_DIRECT_SELECT", L._DIRECT_SELECT.replace("WHERE n <= $n_lines", "WHERE n <= $n_lines "
+    monkeypatch.setattr(L, "_DIRECT_INSERT", L._DIRECT_INSERT.replace("WHERE n <= $n_lines", "WHERE n <= $n_lines "
                                                                        "AND n <> 2"))
     path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(5)))
     db = tmp_path / "w.duckdb"
@@ -118,7 +119,7 @@ def test_a_line_count_mismatch_falls_back_to_the_chunked_path(tmp_path, monkeypa
 
 
 def test_a_duckdb_error_on_the_direct_path_retries_the_whole_load_chunked(tmp_path, monkeypatch):
-    monkeypatch.setattr(L, "_DIRECT_SELECT", "SELECT * FROM read_csv('/nonexistent/evalhouse/no.csv')")
+    monkeypatch.setattr(L, "_DIRECT_INSERT", "SELECT * FROM read_csv('/nonexistent/evalhouse/no.csv')")
     a = write(tmp_path / "logs_big" / "a.jsonl", '{"i": 1}\n{"i": 2}\n')
     b = write(tmp_path / "logs_big" / "b.jsonl", '{"i": 3}\n')
     db = tmp_path / "w.duckdb"
@@ -129,22 +130,94 @@ def test_a_duckdb_error_on_the_direct_path_retries_the_whole_load_chunked(tmp_pa
     assert q(db, "SELECT count(*) FROM raw.files") == [(2,)]
 
 
+def _rewrite_2_to_7(path):
+    data = bytearray(path.read_bytes())
+    data[data.index(b"2")] = ord("7")
+    path.write_bytes(bytes(data))
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+
+
 def test_a_file_rewritten_during_the_load_is_never_half_landed(tmp_path, monkeypatch):
     """The file changes between the pre-pass and DuckDB's read (same size, new bytes): nothing is written."""
     path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(4)))
-    real = L._scan_file
+    real = L._Loader._prefetched_scan
 
-    def scan_then_rewrite(p):
-        sc = real(p)
-        data = bytearray(path.read_bytes())
-        data[data.index(b"2")] = ord("7")
-        path.write_bytes(bytes(data))
-        st = os.stat(path)
-        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    def scan_then_rewrite(self, p, st):
+        sc = real(self, p, st)
+        _rewrite_2_to_7(path)
         return sc
-    monkeypatch.setattr(L, "_scan_file", scan_then_rewrite)
+    monkeypatch.setattr(L._Loader, "_prefetched_scan", scan_then_rewrite)
     db = tmp_path / "w.duckdb"
     with pytest.raises(L.LoadError, match="changed while it was being loaded"):
         load(tmp_path, db)
     assert q(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'raw'") == [(0,)], \
         "the load's transaction was rolled back: not even the raw schema was committed"
+
+
+def test_a_prefetched_pre_pass_of_a_file_that_changed_since_is_not_used(tmp_path, monkeypatch):
+    """The pre-pass runs ahead in a thread; if the file changes after it, the load scans it again."""
+    path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(4)))
+    real = L._safe_scan_file
+    calls = []
+
+    def scan_then_rewrite(p, shas_dir=None):
+        sc = real(p, shas_dir)
+        if not calls:
+            _rewrite_2_to_7(path)
+        calls.append(p)
+        return sc
+    monkeypatch.setattr(L, "_safe_scan_file", scan_then_rewrite)
+    real_load_jsonl = L._Loader.load_jsonl
+
+    def load_jsonl_after_the_prefetch(self, item):
+        self._scans[item.path][1].result()              # the rewrite has happened before the file's turn
+        return real_load_jsonl(self, item)
+    monkeypatch.setattr(L._Loader, "load_jsonl", load_jsonl_after_the_prefetch)
+    db = tmp_path / "w.duckdb"
+    s = load(tmp_path, db)
+    assert calls == [str(path)], "the pre-pass was prefetched"
+    assert s.records_landed == 4
+    assert [json.loads(r[1])["i"] for r in _raw(db, path)] == [0, 1, 7, 3], "the file as it is now"
+    assert q(db, "SELECT file_sha256 FROM raw.files") == [(L._scan_file(str(path)).file_sha,)]
+
+
+def test_the_pre_pass_hashes_each_line_as_duckdb_stores_it(tmp_path, monkeypatch):
+    """Line hashes from the pre-pass: no newline, no leading BOM, blank lines too, none for a partial line,
+    the same across block boundaries."""
+    import hashlib
+    lines = [b'{"a": "\xc3\xa9"}', b"", b"   ", b'{"b": 2}', b'{"c": [1, 2, 3]}']
+    data = BOM_ + b"\n".join(lines) + b'\n{"partial"'
+    path = write(tmp_path / "a.jsonl", data)
+    expected = [hashlib.sha256(ln).hexdigest() for ln in lines]
+    for block in (L.READ_BLOCK, 2, 3, 4, 7):
+        monkeypatch.setattr(L, "READ_BLOCK", block)
+        shas = tmp_path / f"shas{block}"
+        shas.mkdir()
+        sc = L._scan_file(str(path), str(shas))
+        if block == 2:
+            assert sc.line_shas is None, "a first block too short to tell a BOM: DuckDB hashes instead"
+            continue
+        assert sc.lines == len(lines)
+        assert open(sc.line_shas).read().split() == expected, block
+
+
+def test_no_line_hashes_for_files_that_take_the_chunked_path(tmp_path):
+    shas = tmp_path / "shas"
+    shas.mkdir()
+    path = write(tmp_path / "crlf.jsonl", b'{"a": 1}\r\n{"a": 2}\r\n')
+    assert L._scan_file(str(path), str(shas)).line_shas is None
+    assert list(shas.iterdir()) == []
+
+
+def test_a_line_hash_out_of_step_with_the_lines_is_caught_and_rehashed(tmp_path, monkeypatch):
+    """The guard behind the positional pairing of lines and pre-pass hashes."""
+    real = L._line_digests
+    monkeypatch.setattr(L, "_line_digests", lambda lines: real(list(lines)[1:] + [b"x"]))   # shifted by one
+    path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(50)))
+    db = tmp_path / "w.duckdb"
+    s = load(tmp_path, db)
+    assert s.records_landed == 50
+    assert q(db, "SELECT count(*) FROM raw.big_lines WHERE record_sha256 <> sha256(record)") == [(0,)]
+    assert [json.loads(r[1])["i"] for r in _raw(db, path)] == list(range(50))
+    assert not os.path.exists(f"{db}.lines.tmp")

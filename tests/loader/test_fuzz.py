@@ -135,4 +135,5 @@ def test_lines_add_up_and_objects_land_as_python_reads_them(fuzz_dir, lines, tai
         else:
             assert n not in landed and n not in quarantined
     assert f.blank == sum(k == "blank" for k, _ in expected)
+    assert q(db, "SELECT count(*) FROM raw.big_lines WHERE record_sha256 <> sha256(record)") == [(0,)]
     db.unlink()
