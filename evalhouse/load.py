@@ -60,8 +60,11 @@ a truncation, another family) replaces the file. Size and mtime alone never prov
 One load is one DuckDB transaction; the evalhouse lock (evalhouse.locking) serialises writers.
 Memory: the load connection runs with ``SET memory_limit`` = MEMORY_LIMIT (1GB;
 $EVALHOUSE_LOAD_MEMORY_LIMIT overrides) so DuckDB spills to ``<db>.tmp`` rather than growing
-with the input; Python holds at most one READ_BLOCK on the direct path, and on the chunked path one
-file's unlanded bytes (an append: only the new tail) plus one decoded chunk.
+with the input; Python holds at most one READ_BLOCK per pre-pass thread on the direct path, and on
+the chunked path one file's unlanded bytes (an append: only the new tail) plus one decoded chunk.
+Disk: the pre-passes write line hashes (65 bytes a line) to ``<db>.lines.tmp/``, at most SCAN_AHEAD
+files ahead of the one being landed; each file's hashes are deleted once it is landed, and the folder
+when the load ends (the next load clears a killed load's folder first: the lock makes it stale).
 $EVALHOUSE_LOAD_DIRECT=0 turns the direct path off (A/B benchmarks, tests).
 Storage: the load writes its rows zstd-compressed (SET force_compression; $EVALHOUSE_LOAD_COMPRESSION=auto
 leaves the choice to DuckDB): JSON text takes about half the space and lands faster.
@@ -645,11 +648,12 @@ class _Loader:
     def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True,
                  shas_dir: str | None = None):
         self.con = con
-        self.direct = direct      # land first loads with one DuckDB statement per file (see _DIRECT_SELECT)
+        self.direct = direct      # land first loads with DuckDB's own scanner (see _DIRECT_INSERT)
         self._prefixes: dict[str, Future] = {}
         self._scans: dict[str, tuple[tuple, Future]] = {}     # path -> (stat key, pre-pass) in flight
         self._scan_queue: dict[str, None] = {}                 # paths whose pre-pass is yet to start, in order
         self._pool: ThreadPoolExecutor | None = None
+        self._scan_in_use: _Scan | None = None
         self.shas_dir = shas_dir if direct else None   # where the pre-passes write their line hashes
         self.s = summary
         self.loaded_at = loaded_at
@@ -702,7 +706,8 @@ class _Loader:
                 st = os.stat(path)
             except OSError:
                 continue
-            self._scans[path] = (_stat_key(st), self._pool.submit(_safe_scan_file, path, self.shas_dir))
+            scan = self._pool.submit(_safe_scan_file, path, self.shas_dir)
+            self._scans[path] = (_stat_key(st), scan)
 
     def _prefetched_scan(self, path: str, st: os.stat_result) -> "_Scan":
         """The pre-pass of `path`: the prefetched one if the file has not changed since, else a fresh one."""
@@ -809,6 +814,13 @@ class _Loader:
 
     # ---- JSONL -------------------------------------------------------------------------------
     def load_jsonl(self, item: Item) -> None:
+        try:
+            self._load_jsonl(item)
+        finally:                  # the pre-pass's line hashes are needed only while their file lands
+            _drop_line_shas(self._scan_in_use)
+            self._scan_in_use = None
+
+    def _load_jsonl(self, item: Item) -> None:
         path, family = item.path, item.family
         res = FileResult(path=path, status="loaded", family=family)
         try:
@@ -824,7 +836,7 @@ class _Loader:
                 head, off, data, h = _read_jsonl(path, reg, fut.result() if fut is not None else None)
                 sc = None
             else:
-                sc = self._prefetched_scan(path, st)                   # first landing: stream, keep nothing
+                sc = self._scan_in_use = self._prefetched_scan(path, st)   # first landing: keeps nothing
                 head, off, data, h = sc.head, 0, None, None
         except OSError as exc:
             self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
@@ -889,11 +901,8 @@ class _Loader:
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
-        try:
-            direct = sc is not None and sc.direct_ok and self.direct and end > start and \
-                self._land_direct(path, family, sc, st, res)
-        finally:
-            _drop_line_shas(sc)
+        direct = sc is not None and sc.direct_ok and self.direct and end > start and \
+            self._land_direct(path, family, sc, st, res)
         if end > start:
             if not direct:
                 if data is None:                                    # the chunked way needs the bytes

@@ -221,3 +221,35 @@ def test_a_line_hash_out_of_step_with_the_lines_is_caught_and_rehashed(tmp_path,
     assert q(db, "SELECT count(*) FROM raw.big_lines WHERE record_sha256 <> sha256(record)") == [(0,)]
     assert [json.loads(r[1])["i"] for r in _raw(db, path)] == list(range(50))
     assert not os.path.exists(f"{db}.lines.tmp")
+
+
+def test_no_line_hashes_outlive_their_file(tmp_path, monkeypatch):
+    """A pre-pass's line hashes are deleted once its file is done (landed, or a duplicate that lands
+    nothing), so at most SCAN_AHEAD + 1 files' hashes are on disk; the folder goes with the load."""
+    first = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(6)))
+    db = tmp_path / "w.duckdb"
+    load(tmp_path, db)
+    files = [write(tmp_path / "logs_big" / f"n{k}.jsonl", json.dumps({"k": k}) + "\n") for k in range(3)]
+    files += [write(tmp_path / "logs_big" / f"copy{k}.jsonl", first.read_bytes()) for k in range(3)]
+    files += [write(tmp_path / "logs_big" / f"p{k}.jsonl", json.dumps({"p": k}) + "\n") for k in range(3)]
+    real = L._scan_file
+    hashed = []
+
+    def spy(p, shas_dir=None):
+        sc = real(p, shas_dir)
+        hashed.append(sc.line_shas is not None)
+        return sc
+    monkeypatch.setattr(L, "_scan_file", spy)
+    real_land = L._Loader._land_direct
+    on_disk = []
+
+    def land_and_look(self, *a, **kw):
+        on_disk.append(len(os.listdir(f"{db}.lines.tmp")))
+        return real_land(self, *a, **kw)
+    monkeypatch.setattr(L._Loader, "_land_direct", land_and_look)
+    s = load(tmp_path, db)
+    assert s.files_duplicate == 3 and s.records_landed == 6
+    assert len(hashed) == len(files) and all(hashed)
+    assert len(on_disk) == 6 and max(on_disk) <= L.SCAN_AHEAD + 1, on_disk
+    assert q(db, "SELECT count(*) FROM raw.big_lines WHERE record_sha256 <> sha256(record)") == [(0,)]
+    assert not os.path.exists(f"{db}.lines.tmp")
