@@ -2,8 +2,8 @@
 """evalhouse benchmark suite (issue 6): every figure is a RATIO against a baseline measured in the same run.
 
     .venv/bin/python scripts/bench.py            # full: 1M brownfield lines, 10k task.json, builds at 10k/100k/1M
-    .venv/bin/python scripts/bench.py --quick    # CI smoke: 100k lines, 1k task.json, builds at 10k/100k
-    .venv/bin/python scripts/bench.py --lines 3000 --tasks 48 --scales 1000   # tiny (tests/bench)
+    .venv/bin/python scripts/bench.py --quick    # CI smoke (tests/bench): 100k lines, 1k task.json, builds at 10k/100k
+    .venv/bin/python scripts/bench.py --lines 3000 --tasks 48 --scales 1000 --no-dbt   # tiny, for trying changes
 
 Writes OUT/results.json and OUT/results.md (default OUT=/tmp/bench/out) and prints the markdown table.
 Generated logs are cached under --data (default /tmp/bench/data); working copies live under OUT/work.
