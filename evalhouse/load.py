@@ -118,6 +118,15 @@ SELECT unnest($nos::BIGINT[]) AS line_no, unnest($texts::VARCHAR[]) AS text
 # keys are computed once (column `keys`, NULL for blank, invalid and non-object lines). The nested test
 # runs only when a second '{' follows the first character: a nested object needs one (a sound superset
 # filter; a '{' inside a string only costs the exact test).
+# The WHENs that pick a JSON text (column `text`, its top-level keys in `keys`) for Python's second look
+# ('check') or pass it ('ok'); shared by the chunked path (_CLASSIFY_TAIL) and the direct path (_DIRECT_CHECK_*).
+_SECOND_LOOK_WHEN = f"""WHEN keys IS NULL THEN 'check'
+        WHEN regexp_matches(text, '{_SUSPICIOUS_RE}') THEN 'check'
+        WHEN NOT list_contains($key_lists::VARCHAR[][], keys) AND len(keys) <> len(list_distinct(keys)) THEN 'check'
+        WHEN strpos(substr(text, 2), '{{') = 0 THEN 'ok'
+        WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),
+                                                  lambda k: len(k) <> len(list_distinct(k)))), false) THEN 'check'
+        ELSE 'ok'"""
 _CLASSIFY_TAIL = f"""
 ), s AS (
     SELECT line_no, CASE WHEN ends_with(text, chr(13)) THEN rtrim(text, chr(13)) ELSE text END AS text
@@ -135,13 +144,7 @@ _CLASSIFY_TAIL = f"""
 SELECT line_no, text,
     CASE
         WHEN NOT nonblank THEN 'blank'
-        WHEN keys IS NULL THEN 'check'
-        WHEN regexp_matches(text, '{_SUSPICIOUS_RE}') THEN 'check'
-        WHEN NOT list_contains($key_lists::VARCHAR[][], keys) AND len(keys) <> len(list_distinct(keys)) THEN 'check'
-        WHEN strpos(substr(text, 2), '{{') = 0 THEN 'ok'
-        WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),
-                                                  lambda k: len(k) <> len(list_distinct(k)))), false) THEN 'check'
-        ELSE 'ok'
+        {_SECOND_LOOK_WHEN}
     END AS kind
 FROM k
 """
@@ -152,8 +155,8 @@ _LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_LIST_SRC}{_CL
 # The direct path (a file's first landing, or its replacement), in two statements:
 # 1. _DIRECT_INSERT: DuckDB's CSV scanner reads the file itself -- whole lines, no quote/escape/delimiter,
 #    a UTF-8 BOM dropped -- numbers the lines with row_number() over the order-preserving scan and lands
-#    every complete line with its sha256. The numbering is a streaming window, so this statement runs on
-#    one thread: it does nothing else.
+#    every complete line with the sha256 the pre-pass computed. The numbering is a streaming window, so
+#    this statement runs on one thread: it does nothing else.
 # 2. _DIRECT_CHECK_HEAD + raw.<table> + _DIRECT_CHECK_TAIL: a parallel scan of the rows just landed (this
 #    load, this file) returns the few lines that need a second look (blank, invalid, not an object, or
 #    flagged by the superset tests above); Python resolves them (UPDATE / DELETE) before the commit.
@@ -165,16 +168,11 @@ _LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_LIST_SRC}{_CL
 # runs only on the other lines (for schema-stable logs: none).
 _CSV_LINES = ("read_csv($file, columns = {'line': 'VARCHAR'}, delim = chr(0), quote = '', escape = '', "
               "header = false, auto_detect = false, new_line = '\\n', max_line_size = 2147483647)")
-_DIRECT_INSERT = f"""
-SELECT $load_id, $at, $file, n, coalesce(line, ''), sha256(coalesce(line, '')), $fsha, NULL
-FROM (SELECT row_number() OVER () AS n, line FROM {_CSV_LINES})
-WHERE n <= $n_lines
-"""
-# The same, with the line hashes the pre-pass computed (_Scan.line_shas, one hex digest per line), read
-# by the same scanner and paired with the lines by position. _DIRECT_SHA_PROBE then compares them with
+# The pre-pass computed every line's sha256 (_Scan.line_shas, one hex digest per line); the same scanner
+# reads them and POSITIONAL JOIN pairs them with the lines. _DIRECT_SHA_PROBE then compares them with
 # DuckDB's own sha256 on a sample that any misalignment would hit (line 1, every 997th line, the last
 # lines); a mismatch rehashes the file's rows in SQL (_DIRECT_SHA_REDO). Never expected: it is a guard.
-_DIRECT_INSERT_SHAS = f"""
+_DIRECT_INSERT = f"""
 SELECT $load_id, $at, $file, n, coalesce(line, ''), sha, $fsha, NULL
 FROM (SELECT row_number() OVER () AS n, a.line, b.line AS sha
       FROM {_CSV_LINES} AS a POSITIONAL JOIN {_CSV_LINES.replace("$file", "$shas")} AS b)
@@ -188,25 +186,20 @@ _DIRECT_SHA_REDO = """
 SET record_sha256 = sha256(record) WHERE load_id = $load_id AND source_file = $file
 """
 _DIRECT_CHECK_HEAD = """
-SELECT source_line, record, coalesce(valid, false)
+SELECT source_line, text, coalesce(valid, false)
 FROM (
-    SELECT source_line, record, valid,
-        CASE WHEN valid THEN json_keys(record) END AS k
+    SELECT source_line, text, valid,
+        CASE WHEN valid THEN json_keys(text) END AS keys
     FROM (
-        SELECT source_line, record, starts_with(record, '{') AND json_valid(record) AS valid
+        SELECT source_line, record AS text, starts_with(record, '{') AND json_valid(record) AS valid
         FROM """
 _DIRECT_CHECK_TAIL = f"""
         WHERE load_id = $load_id AND source_file = $file
     )
 )
 WHERE CASE
-        WHEN k IS NULL THEN true
-        WHEN regexp_matches(record, '{_SUSPICIOUS_RE}') THEN true
-        WHEN NOT list_contains($key_lists::VARCHAR[][], k) AND len(k) <> len(list_distinct(k)) THEN true
-        WHEN strpos(substr(record, 2), '{{') = 0 THEN false
-        ELSE coalesce(list_bool_or(list_transform(json_keys(record, '$..*'),
-                                                  lambda x: len(x) <> len(list_distinct(x)))), false)
-    END
+        {_SECOND_LOOK_WHEN}
+    END = 'check'
 ORDER BY source_line
 """
 
@@ -503,6 +496,7 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
     dec_busy = False          # the decoder holds a partial character
     out = None
     carry = b""               # the partial line at the end of the previous block
+    line1_done = False        # line 1's hash is written (a leading BOM stripped)
     if shas_dir is not None:
         fd, sc.line_shas = tempfile.mkstemp(prefix="lines-", suffix=".sha", dir=shas_dir)
         out = os.fdopen(fd, "wb")
@@ -512,8 +506,7 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
                 buf = fh.read(READ_BLOCK)
                 if not buf:
                     break
-                first = not sc.head
-                if first:
+                if not sc.head:
                     sc.head = buf[:3]
                     sc.key_lists = _key_lists(buf)
                 nl = buf.rfind(b"\n")
@@ -536,15 +529,13 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
                         except UnicodeDecodeError:
                             sc.direct_ok = False
                 if out is not None and sc.direct_ok:
-                    if first and len(buf) < len(BOM):       # too short to tell a BOM: DuckDB hashes instead
-                        out.close()
-                        out = None
-                        os.unlink(sc.line_shas)
-                        sc.line_shas = None
-                        continue
-                    pieces = (buf[len(BOM):] if first and buf.startswith(BOM) else buf).split(b"\n")
+                    pieces = buf.split(b"\n")
                     pieces[0] = carry + pieces[0]
                     carry = pieces.pop()
+                    if pieces and not line1_done:              # DuckDB drops a BOM that starts the file
+                        line1_done = True
+                        if pieces[0].startswith(BOM):
+                            pieces[0] = pieces[0][len(BOM):]
                     out.write(_line_digests(pieces))
     except BaseException:
         if out is not None:
@@ -901,7 +892,8 @@ class _Loader:
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
-        direct = sc is not None and sc.direct_ok and self.direct and end > start and \
+        # line hashes exist only when the direct path is on and its preconditions hold (see _scan_file)
+        direct = sc is not None and sc.line_shas is not None and end > start and \
             self._land_direct(path, family, sc, st, res)
         if end > start:
             if not direct:
@@ -932,15 +924,12 @@ class _Loader:
         con = self.con
         key = {"load_id": self.s.load_id, "file": path}
         try:
-            args = {**key, "at": self.loaded_at, "fsha": sc.file_sha, "n_lines": sc.lines}
-            if sc.line_shas is not None:
-                inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_INSERT_SHAS,
-                                       {**args, "shas": sc.line_shas}).fetchall()[0][0]
-                if inserted == sc.lines and con.execute(f"SELECT count(*) FROM raw.{table} " + _DIRECT_SHA_PROBE,
-                                                        {**key, "n_lines": sc.lines}).fetchall()[0][0]:
-                    con.execute(f"UPDATE raw.{table} " + _DIRECT_SHA_REDO, key)
-            else:
-                inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_INSERT, args).fetchall()[0][0]
+            inserted = con.execute(f"INSERT INTO raw.{table} " + _DIRECT_INSERT, {
+                **key, "at": self.loaded_at, "fsha": sc.file_sha, "n_lines": sc.lines, "shas": sc.line_shas,
+            }).fetchall()[0][0]
+            if inserted == sc.lines and con.execute(f"SELECT count(*) FROM raw.{table} " + _DIRECT_SHA_PROBE,
+                                                    {**key, "n_lines": sc.lines}).fetchall()[0][0]:
+                con.execute(f"UPDATE raw.{table} " + _DIRECT_SHA_REDO, key)
             now = os.stat(path)
             changed = (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns)
             if inserted != sc.lines or (changed and _prefix_hexdigest(path, sc.end) != sc.end_sha):
