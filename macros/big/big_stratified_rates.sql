@@ -1,7 +1,7 @@
 {#-
   The body of big_rates / awareness_rates: one row per (kind, model, with_brain, with_plan)
   over the runs of fct_big_runs whose kind is in `kinds`. Means of change / regress with a
-  cluster-robust (by scenario_id) 95% interval (contract: statistics conventions), the
+  cluster-robust (by scenario_id) 95% interval with a t(C-1) critical value (contract: statistics conventions), the
   assertion count next to the change mean (R01), done-but-broke counts (R06) and the stamp
   range (R12). Kinds are never pooled: kind is part of the grain (R03).
 -#}
@@ -46,9 +46,11 @@ strata as (
         sum(change_n) as n_change_measured,
         sum(change_sum) / nullif(sum(change_n), 0) as change_mean,
         {{ cluster_se('change_sum', 'change_n') }} as change_se,
+        count(case when change_n > 0 then 1 end) as n_change_clusters,
         sum(regress_n) as n_regress_measured,
         sum(regress_sum) / nullif(sum(regress_n), 0) as regress_mean,
         {{ cluster_se('regress_sum', 'regress_n') }} as regress_se,
+        count(case when regress_n > 0 then 1 end) as n_regress_clusters,
         sum(n_done_but_broke) as n_done_but_broke,
         sum(n_naive_stamps) as n_naive_stamps,
         min(first_stamp) as first_stamp,
@@ -68,13 +70,17 @@ select
     cast(n_change_measured as bigint) as n_change_measured,
     cast(change_mean as double) as change_mean,
     cast(change_se as double) as change_se,
-    cast({{ mean_ci_low('change_mean', 'change_se') }} as double) as change_ci_low,
-    cast({{ mean_ci_high('change_mean', 'change_se') }} as double) as change_ci_high,
+    cast(n_change_clusters as bigint) as n_change_clusters,
+    {{ t_mean_bound('change_mean', 'change_se', 'n_change_clusters', 'n_change_measured', 'low') }} as change_ci_low,
+    {{ t_mean_bound('change_mean', 'change_se', 'n_change_clusters', 'n_change_measured', 'high') }} as change_ci_high,
+    cast({{ ci_null_reason('change_mean', 'n_change_clusters') }} as varchar) as change_ci_reason,
     cast(n_regress_measured as bigint) as n_regress_measured,
     cast(regress_mean as double) as regress_mean,
     cast(regress_se as double) as regress_se,
-    cast({{ mean_ci_low('regress_mean', 'regress_se') }} as double) as regress_ci_low,
-    cast({{ mean_ci_high('regress_mean', 'regress_se') }} as double) as regress_ci_high,
+    cast(n_regress_clusters as bigint) as n_regress_clusters,
+    {{ t_mean_bound('regress_mean', 'regress_se', 'n_regress_clusters', 'n_regress_measured', 'low') }} as regress_ci_low,
+    {{ t_mean_bound('regress_mean', 'regress_se', 'n_regress_clusters', 'n_regress_measured', 'high') }} as regress_ci_high,
+    cast({{ ci_null_reason('regress_mean', 'n_regress_clusters') }} as varchar) as regress_ci_reason,
     cast(n_done_but_broke as bigint) as n_done_but_broke,
     cast(n_naive_stamps as bigint) as n_naive_stamps,
     cast(first_stamp as timestamptz) as first_stamp,

@@ -8,6 +8,8 @@
   returns one dict per rate / mean column:
     table, column, lo, hi (interval columns or none), se (standard-error column or none),
     n_clusters (cluster-count column or none), denominators (list), paired_arm (bool),
+    reason (<stem>_ci_reason / ci_reason: why an interval is NULL, or none), bounded (false for
+    costs, latencies and token counts), is_difference (a paired difference, range [-1, 1]),
     is_mean (bool: a mean / average, whose interval must come from a standard error),
     open_gap (the reason, when the column is a known open gap listed in r25_open_gaps()).
 
@@ -18,7 +20,8 @@
   - its interval is <stem>_ci_low / <stem>_ci_high, stem = the column name, or the name without a
     leading mean_ / trailing _mean (change_mean -> change_ci_low, mean_difference ->
     difference_ci_low); a table with exactly one rate column may use plain ci_low / ci_high;
-  - its standard error (clustered interval) is <stem>_se; the cluster count is n_<stem>_clusters or
+  - its standard error (clustered interval) is <stem>_se (se_clustered beside plain ci_low / ci_high);
+    why its interval is NULL is <stem>_ci_reason (ci_reason); the cluster count is n_<stem>_clusters or
     n_clusters, and for a paired difference n_<base>_pairs or n_pairs;
   - a denominator is an integer column named n_* or holding a word graded, measured or total
     (n_turns, n_graded, tasks_graded_recomputed, rows_measured, change_assertions_total).
@@ -49,9 +52,9 @@
     {%- endfor -%}
     {%- set rate_re = '(^|_)(pass_rate|rate|mean|accuracy|average|share|proportion|fraction)(_|$)' -%}
     {#- not estimates themselves: interval bounds, standard errors, minimum detectable differences,
-        correlations; and *_stored: what a log file claims (reconciled by R16 / R24, not an
+        correlations, p-values; and *_stored: what a log file claims (reconciled by R16 / R24, not an
         evalhouse estimate; the matching evalhouse figure sits beside it and is checked) -#}
-    {%- set not_rate_re = '(_ci_low|_ci_high|_se|_mdd|_corr|_correlation|_stored)$|^(se|ci)_' -%}
+    {%- set not_rate_re = '(_ci_low|_ci_high|_se|_mdd|_corr|_correlation|_stored|_p|_p_value|_p_holm|_p_bh)$|^(se|ci|p)_' -%}
     {%- set float_re = '^(DOUBLE|FLOAT|REAL|DECIMAL|NUMERIC)' -%}
     {%- set int_re = '^(BIGINT|INTEGER|HUGEINT|SMALLINT|TINYINT|UBIGINT|UINTEGER|INT)' -%}
     {%- set denominator_re = '^n_|(^|_)(graded|measured|total)(_|$)' -%}
@@ -96,7 +99,7 @@
                 {%- if c.endswith('_mean') -%}
                     {%- do stems.append(c[:-5]) -%}
                 {%- endif -%}
-                {%- set found = namespace(lo=none, hi=none, se=none, nc=none) -%}
+                {%- set found = namespace(lo=none, hi=none, se=none, nc=none, reason=none) -%}
                 {%- for s in stems -%}
                     {%- if found.lo is none and (s ~ '_ci_low') in names and (s ~ '_ci_high') in names -%}
                         {%- set found.lo = s ~ '_ci_low' -%}
@@ -106,13 +109,25 @@
                         {%- set found.se = s ~ '_se' -%}
                     {%- endif -%}
                 {%- endfor -%}
+                {%- set found.reason = none -%}
+                {%- for s in stems -%}
+                    {%- if found.reason is none and (s ~ '_ci_reason') in names -%}
+                        {%- set found.reason = s ~ '_ci_reason' -%}
+                    {%- endif -%}
+                {%- endfor -%}
                 {%- if found.lo is none and own | length == 1 and c in own
                        and 'ci_low' in names and 'ci_high' in names -%}
                     {%- set found.lo = 'ci_low' -%}
                     {%- set found.hi = 'ci_high' -%}
+                    {%- if found.se is none and 'se_clustered' in names -%}
+                        {%- set found.se = 'se_clustered' -%}
+                    {%- endif -%}
+                    {%- if found.reason is none and 'ci_reason' in names -%}
+                        {%- set found.reason = 'ci_reason' -%}
+                    {%- endif -%}
                 {%- endif -%}
                 {%- if found.se is not none -%}
-                    {%- set stem = found.se[:-3] -%}
+                    {%- set stem = c if found.se == 'se_clustered' else found.se[:-3] -%}
                     {%- set base = stem[:-5] if stem.endswith('_diff') else stem -%}
                     {%- set candidates = ['n_' ~ stem ~ '_clusters', 'n_clusters'] -%}
                     {%- if stem.endswith('_diff') or stem == 'difference' -%}
@@ -127,7 +142,9 @@
                 {%- set key = table ~ '.' ~ c -%}
                 {%- do out.append({
                     'table': table, 'column': c, 'lo': found.lo, 'hi': found.hi, 'se': found.se,
-                    'n_clusters': found.nc, 'denominators': denominators,
+                    'n_clusters': found.nc, 'denominators': denominators, 'reason': found.reason,
+                    'bounded': re.search('(cost|latency|usd|tokens|seconds)', c) is none,
+                    'is_difference': re.search('(^|_)(diff|difference)(_|$)', c) is not none,
                     'paired_arm': c not in own,
                     'is_mean': re.search('(^|_)(mean|average)(_|$)', c) is not none,
                     'open_gap': open_gaps.get(key)}) -%}

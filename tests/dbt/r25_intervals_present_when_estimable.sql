@@ -2,7 +2,10 @@
 -- interval whenever the data allow one, and the interval contains it:
 --   Wilson / no standard-error column: estimate not null (so n > 0) -> ci_low and ci_high not null;
 --   clustered (a <stem>_se column): n_clusters >= 2 -> se not null; se not null -> interval not null;
---   every non-null interval satisfies ci_low <= estimate <= ci_high (1e-9 slack).
+--   a NULL interval on a row with an estimate names its reason (<stem>_ci_reason) where the mart has one;
+--   every non-null interval satisfies ci_low <= estimate <= ci_high (1e-9 slack);
+--   no interval is zero-width around an estimate strictly inside its range ((0, 1), (-1, 1) for a
+--   paired difference; costs and latencies are unbounded and exempt).
 -- Columns are discovered from the catalog by macros/tests/r25_rate_columns.sql.
 -- depends_on: {{ ref('awareness_rates') }}
 -- depends_on: {{ ref('big_ablation_pairs') }}
@@ -20,9 +23,10 @@
 {%- set rates = r25_rate_columns('marts') %}
 {%- set checks = [] %}
 {%- for r in rates if r.lo is not none %}
+    {%- set no_reason = '' if r.reason is none else ' and ' ~ r.reason ~ ' is null' %}
     {%- if r.se is none %}
         {%- do checks.append((r, 'wilson interval null on a row with an estimate (n > 0)',
-            r.column ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)')) %}
+            r.column ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)' ~ no_reason)) %}
     {%- else %}
         {%- do checks.append((r, 'clustered interval null while the standard error is known',
             r.column ~ ' is not null and ' ~ r.se ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)')) %}
@@ -30,10 +34,20 @@
             {%- do checks.append((r, 'standard error null with ' ~ r.n_clusters ~ ' >= 2',
                 r.column ~ ' is not null and ' ~ r.n_clusters ~ ' >= 2 and ' ~ r.se ~ ' is null')) %}
         {%- endif %}
+        {%- if r.reason is not none %}
+            {%- do checks.append((r, 'interval null without a reason in ' ~ r.reason,
+                r.column ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)' ~ no_reason)) %}
+        {%- endif %}
     {%- endif %}
     {%- do checks.append((r, 'interval does not contain the estimate',
         r.lo ~ ' is not null and ' ~ r.hi ~ ' is not null and ' ~ r.column ~ ' is not null and not ('
         ~ r.lo ~ ' <= ' ~ r.column ~ ' + 1e-9 and ' ~ r.column ~ ' <= ' ~ r.hi ~ ' + 1e-9)')) %}
+    {%- if r.bounded %}
+        {%- set floor = '-1' if r.is_difference else '0' %}
+        {%- do checks.append((r, 'zero-width interval around an estimate strictly inside its range',
+            r.lo ~ ' is not null and ' ~ r.hi ~ ' - ' ~ r.lo ~ ' <= 1e-12 and ' ~ r.column ~ ' > ' ~ floor
+            ~ ' and ' ~ r.column ~ ' < 1')) %}
+    {%- endif %}
 {%- endfor %}
 {%- if checks | length == 0 %}
 select

@@ -37,6 +37,7 @@ arms as (
         f.task_id,
         f.folded_score as score,
         f.all_replicates_passed as passed,
+        cast(f.n_succeeded as double) / f.n_graded as pass_fraction,
         f.first_started_at,
         f.last_started_at,
         o.variant_position
@@ -62,8 +63,15 @@ select
     b.score - a.score as score_difference,
     a.passed as passed_a,
     b.passed as passed_b,
+    a.pass_fraction as pass_fraction_a,
+    b.pass_fraction as pass_fraction_b,
+    b.pass_fraction - a.pass_fraction as pass_fraction_difference,
     least(a.first_started_at, b.first_started_at) as first_started_at,
-    greatest(a.last_started_at, b.last_started_at) as last_started_at
+    greatest(a.last_started_at, b.last_started_at) as last_started_at,
+    a.first_started_at as first_started_at_a,
+    a.last_started_at as last_started_at_a,
+    b.first_started_at as first_started_at_b,
+    b.last_started_at as last_started_at_b
 from arms as a
 inner join arms as b
     on

@@ -30,7 +30,7 @@ select
     r.scenario_id,
     r.turn_index,
     r.rep,
-    r.scenario_id || '#' || r.turn_index as cluster_key,
+    r.scenario_id as cluster_key,
     r.turn_type,
     r.check_kind,
     c.evidence_class,

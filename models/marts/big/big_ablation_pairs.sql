@@ -3,7 +3,8 @@
   (scenario_id, model, the other switch) within one kind: replicates are averaged per arm first,
   d = arm_on - arm_off per pair, then the mean of d with a cluster-robust SE over scenarios
   (contract: statistics conventions), its interval (in [-1, 1]), the number of pairs, the
-  correlation of the arms and the minimum detectable difference. One row per
+  correlation of the arms (NULL below 3 pairs), the t(C-1) interval and MDD, the paired t-test
+  p-value with Holm and BH adjustments within the family (ablation, kind). One row per
   (ablation, kind, model, other_switch_value).
 -#}
 with
@@ -70,7 +71,11 @@ pairs as (
         coalesce(arm_on.change_assertions_total, 0) + coalesce(arm_off.change_assertions_total, 0)
             as change_assertions_total,
         least(arm_on.first_stamp, arm_off.first_stamp) as first_stamp,
-        greatest(arm_on.last_stamp, arm_off.last_stamp) as last_stamp
+        greatest(arm_on.last_stamp, arm_off.last_stamp) as last_stamp,
+        arm_on.first_stamp as first_stamp_on,
+        arm_on.last_stamp as last_stamp_on,
+        arm_off.first_stamp as first_stamp_off,
+        arm_off.last_stamp as last_stamp_off
     from arms as arm_on
     inner join arms as arm_off
         on
@@ -104,7 +109,9 @@ cluster_stats as (
         cl.model,
         cl.other_switch_value,
         {{ cluster_se('cl.change_diff_sum', 'cl.change_diff_n') }} as change_diff_se,
-        {{ cluster_se('cl.regress_diff_sum', 'cl.regress_diff_n') }} as regress_diff_se
+        {{ cluster_se('cl.regress_diff_sum', 'cl.regress_diff_n') }} as regress_diff_se,
+        count(case when cl.change_diff_n > 0 then 1 end) as n_change_clusters,
+        count(case when cl.regress_diff_n > 0 then 1 end) as n_regress_clusters
     from clusters as cl
     group by cl.ablation, cl.kind, cl.model, cl.other_switch_value
 ),
@@ -125,15 +132,52 @@ pair_stats as (
         avg(change_on) as change_mean_on,
         avg(change_off) as change_mean_off,
         avg(change_diff) as change_diff_mean,
-        {{ corr('change_on', 'change_off') }} as change_arm_corr,
+        {{ arm_corr('change_on', 'change_off') }} as change_arm_corr,
         avg(regress_on) as regress_mean_on,
         avg(regress_off) as regress_mean_off,
         avg(regress_diff) as regress_diff_mean,
-        {{ corr('regress_on', 'regress_off') }} as regress_arm_corr,
+        {{ arm_corr('regress_on', 'regress_off') }} as regress_arm_corr,
         min(first_stamp) as first_stamp,
-        max(last_stamp) as last_stamp
+        max(last_stamp) as last_stamp,
+        min(first_stamp_on) as first_stamp_on,
+        max(last_stamp_on) as last_stamp_on,
+        min(first_stamp_off) as first_stamp_off,
+        max(last_stamp_off) as last_stamp_off
     from pairs
     group by ablation, kind, model, other_switch_value
+),
+
+-- paired t-test per row (df = C - 1), then ranks within the multiplicity family: all rows of one
+-- ablation switch and kind (every model and value of the other switch), per metric
+tested as (
+    select
+        ps.*,
+        cs.change_diff_se,
+        cs.regress_diff_se,
+        cs.n_change_clusters,
+        cs.n_regress_clusters,
+        'big_ablation_pairs/' || ps.ablation || '/' || ps.kind as family,
+        {%- for m in ['change', 'regress'] %}
+        {{ paired_t_p('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', 'cs.n_' ~ m ~ '_clusters - 1') }} as {{ m }}_p_value{{ ',' if not loop.last }}
+        {%- endfor %}
+    from pair_stats as ps
+    inner join cluster_stats as cs
+        on
+            ps.ablation = cs.ablation
+            and ps.kind = cs.kind
+            and ps.model = cs.model
+            and ps.other_switch_value = cs.other_switch_value
+),
+
+ranked as (
+    select
+        t.*,
+        count(*) over (partition by t.family) as family_size,
+        {%- for m in ['change', 'regress'] %}
+        {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
+        {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size{{ ',' if not loop.last }}
+        {%- endfor %}
+    from tested as t
 )
 
 select
@@ -147,25 +191,31 @@ select
     cast(ps.n_runs_on as bigint) as n_runs_on,
     cast(ps.n_runs_off as bigint) as n_runs_off,
     cast(ps.change_assertions_total as bigint) as change_assertions_total,
+    cast(ps.family as varchar) as family,
+    cast(ps.family_size as bigint) as family_size,
     {%- for m in ['change', 'regress'] %}
         cast(ps.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
+        cast(ps.n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,
         cast(ps.{{ m }}_mean_on as double) as {{ m }}_mean_on,
         cast(ps.{{ m }}_mean_off as double) as {{ m }}_mean_off,
         cast(ps.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
-        cast(cs.{{ m }}_diff_se as double) as {{ m }}_diff_se,
-        cast({{ mean_ci_low('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', lower=-1, upper=1) }} as double)
-            as {{ m }}_diff_ci_low,
-        cast({{ mean_ci_high('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', lower=-1, upper=1) }} as double)
-            as {{ m }}_diff_ci_high,
-        cast({{ min_detectable_difference('cs.' ~ m ~ '_diff_se') }} as double) as {{ m }}_diff_mdd,
+        cast(ps.{{ m }}_diff_se as double) as {{ m }}_diff_se,
+        {{ t_mean_bound('ps.' ~ m ~ '_diff_mean', 'ps.' ~ m ~ '_diff_se', 'ps.n_' ~ m ~ '_clusters', 'ps.n_' ~ m ~ '_pairs',
+                        'low', lower=-1, upper=1) }} as {{ m }}_diff_ci_low,
+        {{ t_mean_bound('ps.' ~ m ~ '_diff_mean', 'ps.' ~ m ~ '_diff_se', 'ps.n_' ~ m ~ '_clusters', 'ps.n_' ~ m ~ '_pairs',
+                        'high', lower=-1, upper=1) }} as {{ m }}_diff_ci_high,
+        cast({{ ci_null_reason('ps.' ~ m ~ '_diff_mean', 'ps.n_' ~ m ~ '_clusters') }} as varchar) as {{ m }}_diff_ci_reason,
+        {{ t_min_detectable_difference('ps.' ~ m ~ '_diff_se', 'ps.n_' ~ m ~ '_clusters') }} as {{ m }}_diff_mdd,
         cast(ps.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
+        cast(ps.{{ m }}_p_value as double) as {{ m }}_p_value,
+        cast(ps.{{ m }}_family_size as bigint) as {{ m }}_family_size,
+        {{ p_holm('ps.' ~ m ~ '_p_value', 'ps.' ~ m ~ '_p_rank', 'ps.' ~ m ~ '_family_size', ['ps.family']) }} as {{ m }}_p_holm,
+        {{ p_bh('ps.' ~ m ~ '_p_value', 'ps.' ~ m ~ '_p_rank', 'ps.' ~ m ~ '_family_size', ['ps.family']) }} as {{ m }}_p_bh,
     {%- endfor %}
+    cast(ps.first_stamp_on as timestamptz) as first_stamp_on,
+    cast(ps.last_stamp_on as timestamptz) as last_stamp_on,
+    cast(ps.first_stamp_off as timestamptz) as first_stamp_off,
+    cast(ps.last_stamp_off as timestamptz) as last_stamp_off,
     cast(ps.first_stamp as timestamptz) as first_stamp,
     cast(ps.last_stamp as timestamptz) as last_stamp
-from pair_stats as ps
-inner join cluster_stats as cs
-    on
-        ps.ablation = cs.ablation
-        and ps.kind = cs.kind
-        and ps.model = cs.model
-        and ps.other_switch_value = cs.other_switch_value
+from ranked as ps

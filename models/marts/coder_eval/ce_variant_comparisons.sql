@@ -1,10 +1,10 @@
 -- One row per (experiment run, system-prompt regime, variant pair): paired A/B comparison over
--- the tasks both variants ran in that regime (R20: never across regimes). Pair = task; the
--- difference is variant_b - variant_a of the per-arm mean replicate score; cluster-robust SE over
--- tasks (one pair per task, so it is the usual paired SE with the C/(C-1) correction). McNemar's
--- exact test is on TASK-level pass/fail (every graded replicate passed): tasks are the
--- independent units; replicate indices are not paired across variants, so replicate-level
--- pairing would be arbitrary and would treat correlated replicates as independent pairs.
+-- the tasks both variants ran in that regime (R20: never across regimes). Pair = task = cluster;
+-- the difference is variant_b - variant_a of the per-arm mean replicate score, with its t(C-1)
+-- interval, paired t-test p-value and MDD; the same for the per-task replicate pass fraction.
+-- McNemar's exact test is on TASK-level pass/fail (every graded replicate passed): tasks are the
+-- independent units; replicate indices are not paired across variants. p-values are adjusted
+-- (Holm, BH) within the family of all variant pairs of one experiment run.
 with pairs as (
     select * from {{ ref('int_ce_v__comparison_pairs') }}
 ),
@@ -27,15 +27,46 @@ compared as (
         avg(p.score_b) as mean_score_b,
         avg(p.score_difference) as mean_difference,
         {{ cluster_se('p.score_difference', '1') }} as difference_se,
-        {{ corr('p.score_a', 'p.score_b') }} as arms_correlation,
+        {{ arm_corr('p.score_a', 'p.score_b') }} as arms_correlation,
+        avg(p.pass_fraction_a) as pass_fraction_mean_a,
+        avg(p.pass_fraction_b) as pass_fraction_mean_b,
+        avg(p.pass_fraction_difference) as pass_fraction_diff_mean,
+        {{ cluster_se('p.pass_fraction_difference', '1') }} as pass_fraction_diff_se,
         sum(case when p.passed_a and p.passed_b then 1 else 0 end) as n_both_passed,
         sum(case when not p.passed_a and not p.passed_b then 1 else 0 end) as n_both_failed,
         sum(case when p.passed_a and not p.passed_b then 1 else 0 end) as n_only_a_passed,
         sum(case when not p.passed_a and p.passed_b then 1 else 0 end) as n_only_b_passed,
         min(p.first_started_at) as first_started_at,
-        max(p.last_started_at) as last_started_at
+        max(p.last_started_at) as last_started_at,
+        min(p.first_started_at_a) as first_started_at_a,
+        max(p.last_started_at_a) as last_started_at_a,
+        min(p.first_started_at_b) as first_started_at_b,
+        max(p.last_started_at_b) as last_started_at_b
     from pairs as p
     group by p.run_id, p.system_prompt_regime, p.variant_a, p.variant_b
+),
+
+tested as (
+    select
+        c.*,
+        'ce_variant_comparisons/' || c.run_id as family,
+        {{ paired_t_p('c.mean_difference', 'c.difference_se', 'c.n_pairs - 1') }} as p_value,
+        {{ paired_t_p('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs - 1') }} as pass_fraction_p_value,
+        {{ mcnemar_exact_p('c.n_only_a_passed', 'c.n_only_b_passed') }} as mcnemar_p
+    from compared as c
+),
+
+ranked as (
+    select
+        t.*,
+        count(*) over (partition by t.family) as family_size,
+        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
+        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size,
+        {{ p_adjust_rank('t.pass_fraction_p_value', ['t.family']) }} as pass_fraction_p_rank,
+        {{ p_family_size('t.pass_fraction_p_value', ['t.family']) }} as pass_fraction_family_size,
+        {{ p_adjust_rank('t.mcnemar_p', ['t.family']) }} as mcnemar_p_rank,
+        {{ p_family_size('t.mcnemar_p', ['t.family']) }} as mcnemar_family_size
+    from tested as t
 )
 
 select
@@ -49,17 +80,48 @@ select
     c.mean_score_b,
     c.mean_difference,
     c.difference_se,
-    {{ mean_ci_low('c.mean_difference', 'c.difference_se', lower=-1, upper=1) }} as difference_ci_low,
-    {{ mean_ci_high('c.mean_difference', 'c.difference_se', lower=-1, upper=1) }} as difference_ci_high,
-    {{ min_detectable_difference('c.difference_se') }} as min_detectable_difference,
+    {{ t_mean_bound('c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs', 'low', lower=-1, upper=1) }}
+        as difference_ci_low,
+    {{ t_mean_bound('c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs', 'high', lower=-1, upper=1) }}
+        as difference_ci_high,
+    cast({{ ci_null_reason('c.mean_difference', 'c.n_pairs') }} as varchar) as difference_ci_reason,
+    {{ t_min_detectable_difference('c.difference_se', 'c.n_pairs') }} as min_detectable_difference,
     c.arms_correlation,
+    cast(c.family as varchar) as family,
+    cast(c.family_size as bigint) as family_size,
+    c.p_value,
+    cast(c.p_family_size as bigint) as p_family_size,
+    {{ p_holm('c.p_value', 'c.p_rank', 'c.p_family_size', ['c.family']) }} as p_holm,
+    {{ p_bh('c.p_value', 'c.p_rank', 'c.p_family_size', ['c.family']) }} as p_bh,
+    c.pass_fraction_mean_a,
+    c.pass_fraction_mean_b,
+    c.pass_fraction_diff_mean,
+    c.pass_fraction_diff_se,
+    {{ t_mean_bound('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs', 'c.n_pairs', 'low', lower=-1, upper=1) }}
+        as pass_fraction_diff_ci_low,
+    {{ t_mean_bound('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs', 'c.n_pairs', 'high', lower=-1, upper=1) }}
+        as pass_fraction_diff_ci_high,
+    cast({{ ci_null_reason('c.pass_fraction_diff_mean', 'c.n_pairs') }} as varchar) as pass_fraction_diff_ci_reason,
+    {{ t_min_detectable_difference('c.pass_fraction_diff_se', 'c.n_pairs') }} as pass_fraction_diff_mdd,
+    c.pass_fraction_p_value,
+    cast(c.pass_fraction_family_size as bigint) as pass_fraction_family_size,
+    {{ p_holm('c.pass_fraction_p_value', 'c.pass_fraction_p_rank', 'c.pass_fraction_family_size', ['c.family']) }}
+        as pass_fraction_p_holm,
+    {{ p_bh('c.pass_fraction_p_value', 'c.pass_fraction_p_rank', 'c.pass_fraction_family_size', ['c.family']) }}
+        as pass_fraction_p_bh,
     cast(c.n_both_passed as bigint) as n_both_passed,
     cast(c.n_both_failed as bigint) as n_both_failed,
     cast(c.n_only_a_passed as bigint) as n_only_a_passed,
     cast(c.n_only_b_passed as bigint) as n_only_b_passed,
-    {{ mcnemar_exact_p('c.n_only_a_passed', 'c.n_only_b_passed') }} as mcnemar_p,
+    c.mcnemar_p,
+    c.mcnemar_p as all_replicates_pass_mcnemar_p,
+    {{ p_holm('c.mcnemar_p', 'c.mcnemar_p_rank', 'c.mcnemar_family_size', ['c.family']) }} as all_replicates_pass_mcnemar_p_holm,
+    c.first_started_at_a as first_stamp_a,
+    c.last_started_at_a as last_stamp_a,
+    c.first_started_at_b as first_stamp_b,
+    c.last_started_at_b as last_stamp_b,
     c.first_started_at as first_stamp,
     c.last_started_at as last_stamp
-from compared as c
+from ranked as c
 left join experiments as x
     on c.run_id = x.run_id

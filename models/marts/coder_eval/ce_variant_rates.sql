@@ -12,6 +12,7 @@ clusters as (
         f.system_prompt_regime,
         f.task_id,
         f.graded_score_sum as cluster_sum,
+        f.n_succeeded as cluster_passed,
         f.n_graded as cluster_n
     from folds as f
     where f.n_graded > 0
@@ -45,7 +46,8 @@ clustered as (
         c.variant_id,
         c.system_prompt_regime,
         count(*) as n_clusters,
-        {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_score_se
+        {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_score_se,
+        {{ cluster_se('c.cluster_passed', 'c.cluster_n') }} as pass_rate_se
     from clusters as c
     group by c.run_id, c.variant_id, c.system_prompt_regime
 ),
@@ -56,7 +58,8 @@ rated as (
         -- the nothing_was_measured guard of coder-eval (ungraded rows present, none scored)
         (s.n_ungraded > 0 and s.n_measured = 0) or s.n_graded = 0 as nothing_measured,
         coalesce(c.n_clusters, 0) as n_clusters,
-        c.average_score_se
+        c.average_score_se,
+        c.pass_rate_se
     from strata as s
     left join clustered as c
         on
@@ -118,15 +121,21 @@ select
     cast(f.n_graded as bigint) as n_graded,
     cast(f.n_measured as bigint) as n_measured,
     f.pass_rate,
-    {{ rate_interval_columns('f.pass_rate', 'f.n_succeeded', 'f.n_graded', 'pass_rate') }},
+    {{ clustered_rate_interval_columns('f.pass_rate', 'f.n_succeeded', 'f.n_graded', 'f.pass_rate_se', 'f.n_clusters',
+                                       'pass_rate') }},
+    cast({{ ci_null_reason('f.pass_rate', 'f.n_clusters') }} as varchar) as pass_rate_ci_reason,
+    {{ rate_interval_columns('f.pass_rate', 'f.n_succeeded', 'f.n_graded', 'pass_rate_unclustered') }},
     f.average_score,
-    {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score') }},
+    {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score', 'f.n_clusters', 'f.n_graded') }},
+    cast({{ ci_null_reason('f.average_score', 'f.n_clusters') }} as varchar) as average_score_ci_reason,
     cast(f.n_clusters as bigint) as n_clusters,
     cast(f.n_tasks as bigint) as n_tasks,
     cast(f.n_tasks_graded as bigint) as n_tasks_graded,
     cast(f.n_tasks_all_passed as bigint) as n_tasks_all_passed,
     f.task_pass_rate,
     {{ rate_interval_columns('f.task_pass_rate', 'f.n_tasks_all_passed', 'f.n_tasks_graded', 'task_pass_rate') }},
+    f.task_pass_rate as all_replicates_pass_rate,
+    {{ rate_interval_columns('f.task_pass_rate', 'f.n_tasks_all_passed', 'f.n_tasks_graded', 'all_replicates_pass_rate') }},
     v.source_file as variant_json_source_file,
     v.pass_rate_stored as variant_json_task_pass_rate_stored,
     v.average_score as variant_json_average_score_stored,

@@ -1,7 +1,7 @@
 {#-
   One row per (cell, type, evidence_class, difficulty): never a row across evidence classes (R08/R09).
-  Wilson interval on the turns; the clustered standard error treats the reps of one (scenario_id, turn_index)
-  as one cluster. Turns whose check outcome is NULL are counted in n_outcome_missing and in neither side.
+  The turns of one conversation script (cluster_key = scenario_id within the cell) form one cluster: the
+  interval is Wilson at the design-effect sample size with t(C-1) (contract: clustered binary rates). Turns whose check outcome is NULL are counted in n_outcome_missing and in neither side.
 -#}
 with turns as (
     select * from {{ ref('fct_matrix_turns') }}
@@ -51,8 +51,12 @@ select
     cast(s.n_passed as bigint) as n_passed,
     cast(s.n_outcome_missing as bigint) as n_outcome_missing,
     cast(s.n_passed as double) / nullif(s.n_turns, 0) as pass_rate,
-    {{ wilson_low('s.n_passed', 's.n_turns') }} as ci_low,
-    {{ wilson_high('s.n_passed', 's.n_turns') }} as ci_high,
+    {{ clustered_rate_bound('s.n_passed', 's.n_turns', 's.se_clustered', 's.n_clusters', 'low') }} as ci_low,
+    {{ clustered_rate_bound('s.n_passed', 's.n_turns', 's.se_clustered', 's.n_clusters', 'high') }} as ci_high,
+    cast({{ ci_null_reason('cast(s.n_passed as double) / nullif(s.n_turns, 0)', 's.n_clusters') }} as varchar) as ci_reason,
+    {{ effective_n('s.n_passed', 's.n_turns', 's.se_clustered') }} as n_effective,
+    {{ wilson_low('s.n_passed', 's.n_turns') }} as ci_low_unclustered,
+    {{ wilson_high('s.n_passed', 's.n_turns') }} as ci_high_unclustered,
     cast(s.n_clusters as bigint) as n_clusters,
     s.se_clustered,
     s.first_stamp,

@@ -1,0 +1,196 @@
+{#-
+  Small-sample inference (contract: statistics conventions, revised 2026-12). Every macro returns
+  a scalar SQL expression (the p-value adjustments are window expressions); docs/statistics.md
+  has the methods and tests/stats/test_inference_macros.py checks them against scipy to 1e-9.
+
+  df is always an integer expression: C - 1 for C clusters.
+-#}
+
+{#-
+  Student-t quantile t(df, p) for p in the generated table (0.975, 0.9, 0.8): a constant per
+  df = 1..100 (scipy, scripts/gen_t_quantiles.py), the four-term Cornish-Fisher expansion
+  (Abramowitz & Stegun 26.7.5) beyond, where its error is below 1e-10. NULL when df is NULL or < 1.
+-#}
+{% macro t_quantile(df, p=0.975) -%}
+    {%- set table = stats_t_quantile_table() -%}
+    {%- if p not in table -%}
+        {{ exceptions.raise_compiler_error("t_quantile: p must be one of " ~ (table.keys() | list) ~ ", got " ~ p) }}
+    {%- endif -%}
+    {%- set z = table[p]['z'] -%}
+    {%- set g1 = (z ** 3 + z) / 4 -%}
+    {%- set g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 -%}
+    {%- set g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384 -%}
+    {%- set g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160 -%}
+    {%- set d = 'cast((' ~ df ~ ') as double)' -%}
+    (case
+        when ({{ df }}) is null or ({{ df }}) < 1 then cast(null as double)
+        {%- for q in table[p]['t'] %}
+        when ({{ df }}) = {{ loop.index }} then cast({{ '%.17g' | format(q) }} as double)
+        {%- endfor %}
+        else {{ '%.17g' | format(z) }} + {{ '%.17g' | format(g1) }} / {{ d }}
+            + {{ '%.17g' | format(g2) }} / power({{ d }}, 2) + {{ '%.17g' | format(g3) }} / power({{ d }}, 3)
+            + {{ '%.17g' | format(g4) }} / power({{ d }}, 4)
+    end)
+{%- endmacro %}
+
+{#-
+  Two-sided p-value of a t statistic with integer df: 2 * P(T_df > |t|), by the finite series of
+  Abramowitz & Stegun 26.7.3 / 26.7.4 (engine part: macros/engine/stats.sql). NULL when t or df is
+  NULL or df < 1.
+-#}
+{% macro t_two_sided_p(t, df) -%}
+    {{ return(adapter.dispatch('stats_t_two_sided_p', 'evalhouse')(t, df)) }}
+{%- endmacro %}
+
+{#-
+  Paired t-test p-value of a mean difference with clustered SE on df = C - 1: NULL when C < 2 or
+  SE is NULL; when SE = 0 (every cluster agrees) 1 if the mean is 0, else NULL (the t statistic is
+  not finite; the row's interval still says how large the difference is).
+-#}
+{% macro paired_t_p(mean, se, df) -%}
+    (case
+        when ({{ mean }}) is null or ({{ se }}) is null or ({{ df }}) is null or ({{ df }}) < 1 then cast(null as double)
+        when ({{ se }}) = 0 then (case when ({{ mean }}) = 0 then cast(1 as double) end)
+        else {{ t_two_sided_p('(' ~ mean ~ ') / (' ~ se ~ ')', df) }}
+    end)
+{%- endmacro %}
+
+{#-
+  Wilson score bound for a proportion p observed on an effective sample size n (not necessarily an
+  integer) with critical value crit:
+    centre = (p + crit^2/(2n)) / (1 + crit^2/n),  half = crit/(1 + crit^2/n) * sqrt(p(1-p)/n + crit^2/(4n^2))
+  side = 'low' or 'high'. p = 0 gives low exactly 0, p = 1 high exactly 1. NULL when p, n or crit is NULL or n <= 0.
+-#}
+{% macro wilson_bound(p, n, crit, side) -%}
+    {%- set pp = 'cast((' ~ p ~ ') as double)' -%}
+    {%- set nn = 'cast((' ~ n ~ ') as double)' -%}
+    {%- set cc = 'cast((' ~ crit ~ ') as double)' -%}
+    {%- set centre = '(' ~ pp ~ ' + ' ~ cc ~ ' * ' ~ cc ~ ' / (2 * ' ~ nn ~ ')) / (1 + ' ~ cc ~ ' * ' ~ cc ~ ' / ' ~ nn ~ ')' -%}
+    {%- set half = cc ~ ' / (1 + ' ~ cc ~ ' * ' ~ cc ~ ' / ' ~ nn ~ ') * sqrt(greatest(cast(0 as double), '
+        ~ pp ~ ' * (1 - ' ~ pp ~ ') / ' ~ nn ~ ' + ' ~ cc ~ ' * ' ~ cc ~ ' / (4 * ' ~ nn ~ ' * ' ~ nn ~ ')))' -%}
+    (case
+        when ({{ p }}) is null or ({{ n }}) is null or ({{ crit }}) is null or ({{ n }}) <= 0 then cast(null as double)
+    {%- if side == 'low' %}
+        when ({{ p }}) <= 0 then cast(0 as double)
+        else greatest(cast(0 as double), {{ centre }} - {{ half }})
+    {%- else %}
+        when ({{ p }}) >= 1 then cast(1 as double)
+        else least(cast(1 as double), {{ centre }} + {{ half }})
+    {%- endif %}
+    end)
+{%- endmacro %}
+
+{#-
+  Design-effect sample size of a clustered proportion p = k/n with clustered SE se:
+  n_eff = p(1-p)/se^2, at most n; n when p is 0 or 1 or se is 0 (no between-cluster spread seen).
+-#}
+{% macro effective_n(k, n, se) -%}
+    (case
+        when ({{ n }}) is null or ({{ n }}) <= 0 or ({{ k }}) is null then cast(null as double)
+        when ({{ k }}) <= 0 or ({{ k }}) >= ({{ n }}) or ({{ se }}) is null or ({{ se }}) <= 0
+            then cast(({{ n }}) as double)
+        else least(cast(({{ n }}) as double),
+            (cast(({{ k }}) as double) / ({{ n }})) * (1 - cast(({{ k }}) as double) / ({{ n }}))
+            / (cast(({{ se }}) as double) * ({{ se }})))
+    end)
+{%- endmacro %}
+
+{#-
+  Interval bound of a clustered binary rate k/n with C clusters and clustered SE se: Wilson at the
+  design-effect sample size with critical value t(C-1, 0.975) (NCHS standard for proportions,
+  Parker et al. 2017; Korn and Graubard 1998). NULL when C < 2 or n <= 0.
+-#}
+{% macro clustered_rate_bound(k, n, se, n_clusters, side) -%}
+    (case
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 or ({{ n }}) is null or ({{ n }}) <= 0
+            then cast(null as double)
+        else {{ wilson_bound('cast((' ~ k ~ ') as double) / (' ~ n ~ ')', effective_n(k, n, se),
+                             t_quantile('(' ~ n_clusters ~ ') - 1'), side) }}
+    end)
+{%- endmacro %}
+
+{#-
+  Interval bound of a clustered mean with C clusters, n observations and CR1 SE:
+  mean -/+ t(C-1, 0.975) * se clipped to [lower, upper]. When se = 0 at C >= 2 and both bounds are
+  given, the Wilson interval of the mean rescaled to [0, 1] at n observations with the same
+  critical value (never [m, m] around an interior mean). NULL when C < 2 or the mean or se is NULL.
+-#}
+{% macro t_mean_bound(mean, se, n_clusters, n_obs, side, lower=0, upper=1) -%}
+    {%- set crit = t_quantile('(' ~ n_clusters ~ ') - 1') -%}
+    {%- set sign = '-' if side == 'low' else '+' -%}
+    {%- set e = 'cast((' ~ mean ~ ') ' ~ sign ~ ' ' ~ crit ~ ' * (' ~ se ~ ') as double)' -%}
+    {%- if upper is not none -%}{%- set e = 'least(cast(' ~ upper ~ ' as double), ' ~ e ~ ')' -%}{%- endif -%}
+    {%- if lower is not none -%}{%- set e = 'greatest(cast(' ~ lower ~ ' as double), ' ~ e ~ ')' -%}{%- endif -%}
+    (case
+        when ({{ mean }}) is null or ({{ se }}) is null or ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2
+            then cast(null as double)
+    {%- if lower is not none and upper is not none %}
+        when ({{ se }}) = 0 then cast({{ lower }} as double) + (cast({{ upper }} as double) - cast({{ lower }} as double)) * {{
+            wilson_bound('(cast((' ~ mean ~ ') as double) - (' ~ lower ~ ')) / ((' ~ upper ~ ') - (' ~ lower ~ '))',
+                         n_obs, crit, side) }}
+    {%- endif %}
+        else {{ e }}
+    end)
+{%- endmacro %}
+
+{#-
+  Why a clustered interval is NULL, or NULL when it is not: 'no observations' or 'fewer than 2
+  clusters' (one cluster says nothing about the spread between clusters).
+-#}
+{% macro ci_null_reason(estimate, n_clusters) -%}
+    (case
+        when ({{ estimate }}) is null then 'no observations'
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then 'fewer than 2 clusters'
+    end)
+{%- endmacro %}
+
+{#-
+  Minimum detectable difference of a paired comparison on C clusters:
+  (t(C-1, 1 - alpha/2) + t(C-1, power)) * se at alpha = 0.05 and power 0.8 (or 0.9).
+  NULL when se is NULL or 0 (never a zero MDD) or C < 2.
+-#}
+{% macro t_min_detectable_difference(se, n_clusters, power=0.8) -%}
+    (case
+        when ({{ se }}) is null or ({{ se }}) <= 0 or ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2
+            then cast(null as double)
+        else ({{ t_quantile('(' ~ n_clusters ~ ') - 1', 0.975) }} + {{ t_quantile('(' ~ n_clusters ~ ') - 1', power) }})
+            * cast(({{ se }}) as double)
+    end)
+{%- endmacro %}
+
+{#-
+  Multiplicity. Two steps, because window functions do not nest:
+  1. in one CTE, p_adjust_rank(p, partition_by) as <x>_rank and p_family_size(p, partition_by) as
+     <x>_family_size (the number of non-NULL p-values in the family);
+  2. in the next, p_holm(p, rank, size, partition_by) and p_bh(p, rank, size, partition_by).
+  Holm (1979) step-down: p_(i) -> max_{j <= i} min(1, (m - j + 1) p_(j)).
+  Benjamini-Hochberg (1995): p_(i) -> min_{j >= i} min(1, m p_(j) / j). Both equal
+  statsmodels.stats.multitest.multipletests; NULL p-values are not tests (ranked last, left NULL).
+-#}
+{% macro p_adjust_rank(p, partition_by) -%}
+    row_number() over (partition by {{ partition_by | join(', ') }} order by {{ p }} asc nulls last)
+{%- endmacro %}
+
+{% macro p_family_size(p, partition_by) -%}
+    count({{ p }}) over (partition by {{ partition_by | join(', ') }})
+{%- endmacro %}
+
+{% macro p_holm(p, rank, size, partition_by) -%}
+    (case when ({{ p }}) is not null then max(
+        case when ({{ p }}) is not null then least(cast(1 as double), (({{ size }}) - ({{ rank }}) + 1) * cast(({{ p }}) as double)) end
+    ) over (partition by {{ partition_by | join(', ') }} order by {{ rank }} rows between unbounded preceding and current row) end)
+{%- endmacro %}
+
+{% macro p_bh(p, rank, size, partition_by) -%}
+    (case when ({{ p }}) is not null then min(
+        case when ({{ p }}) is not null then least(cast(1 as double), ({{ size }}) * cast(({{ p }}) as double) / ({{ rank }})) end
+    ) over (partition by {{ partition_by | join(', ') }} order by {{ rank }} rows between current row and unbounded following) end)
+{%- endmacro %}
+
+{#- Pearson correlation clamped to [-1, 1] and NULL below 3 pairs (a correlation of 2 points is +-1). -#}
+{% macro arm_corr(x, y) -%}
+    (case
+        when count(case when ({{ x }}) is not null and ({{ y }}) is not null then 1 end) >= 3
+            then greatest(cast(-1 as double), least(cast(1 as double), {{ corr(x, y) }}))
+    end)
+{%- endmacro %}
