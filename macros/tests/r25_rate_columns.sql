@@ -19,7 +19,8 @@
     average_score, mean_difference, task_pass_rate, error_share_recomputed ...);
   - its interval is <stem>_ci_low / <stem>_ci_high, stem = the column name, or the name without a
     leading mean_ / trailing _mean (change_mean -> change_ci_low, mean_difference ->
-    difference_ci_low); a table with exactly one rate column may use plain ci_low / ci_high;
+    difference_ci_low); the one rate column of a table without a <stem>_ci_low of its own may use
+    plain ci_low / ci_high;
   - its standard error (clustered interval) is <stem>_se (se_clustered beside plain ci_low / ci_high);
     why its interval is NULL is <stem>_ci_reason (ci_reason); the cluster count is n_<stem>_clusters or
     n_clusters, and for a paired difference n_<base>_pairs or n_pairs;
@@ -91,6 +92,18 @@
                     {%- do own.append(c) -%}
                 {%- endif -%}
             {%- endfor -%}
+            {#- plain ci_low / ci_high belong to the one own rate that has no <stem>_ci_low of its own -#}
+            {%- set stemless = [] -%}
+            {%- for c in own -%}
+                {%- set cand = [c, c[5:] if c.startswith('mean_') else c, c[:-5] if c.endswith('_mean') else c] -%}
+                {%- set ns2 = namespace(has=false) -%}
+                {%- for s in cand if (s ~ '_ci_low') in names -%}
+                    {%- set ns2.has = true -%}
+                {%- endfor -%}
+                {%- if not ns2.has -%}
+                    {%- do stemless.append(c) -%}
+                {%- endif -%}
+            {%- endfor -%}
             {%- for c in rates -%}
                 {%- set stems = [c] -%}
                 {%- if c.startswith('mean_') -%}
@@ -115,7 +128,7 @@
                         {%- set found.reason = s ~ '_ci_reason' -%}
                     {%- endif -%}
                 {%- endfor -%}
-                {%- if found.lo is none and own | length == 1 and c in own
+                {%- if found.lo is none and stemless | length == 1 and c in stemless
                        and 'ci_low' in names and 'ci_high' in names -%}
                     {%- set found.lo = 'ci_low' -%}
                     {%- set found.hi = 'ci_high' -%}

@@ -8,6 +8,41 @@ with runs as (
 
 recomputed as (
     select * from {{ ref('int_ce__run_recomputed') }}
+),
+
+replicates as (
+    select * from {{ ref('fct_ce_replicates') }}
+),
+
+-- one row per (run, task): the cluster of the run's intervals (replicates and variants of one task
+-- share the task; the interval therefore pools the run's variants, which ci_pools_variants says)
+task_clusters as (
+    select
+        x.run_dir,
+        x.task_id,
+        sum(case when x.is_graded then 1 else 0 end) as n_graded,
+        sum(case when x.is_graded and x.is_succeeded then 1 else 0 end) as n_succeeded,
+        sum(case when x.is_graded and x.status_category = 'error' then 1 else 0 end) as n_error
+    from replicates as x
+    group by x.run_dir, x.task_id
+),
+
+run_clusters as (
+    select
+        t.run_dir,
+        count(case when t.n_graded > 0 then 1 end) as n_clusters,
+        {{ cluster_se('t.n_succeeded', 't.n_graded') }} as pass_rate_se,
+        {{ cluster_se('t.n_error', 't.n_graded') }} as error_share_se
+    from task_clusters as t
+    group by t.run_dir
+),
+
+run_variants as (
+    select
+        x.run_dir,
+        count(distinct x.variant_id) as n_variants
+    from replicates as x
+    group by x.run_dir
 )
 
 select
@@ -37,12 +72,18 @@ select
     c.tasks_graded as tasks_graded_recomputed,
     r.pass_rate_stored,
     c.pass_rate as pass_rate_recomputed,
-    -- R25: Wilson intervals on the replicate rows of the run, NULL exactly when the rate is
-    -- (coder-eval's graded = 0 / nothing_was_measured guard)
-    {{ rate_interval_columns('c.pass_rate', 'c.tasks_succeeded', 'c.tasks_graded', 'pass_rate_recomputed') }},
+    -- R25: intervals clustered by task (Wilson at the design-effect n, t(C-1)), NULL when the rate is
+    -- (coder-eval's graded = 0 / nothing_was_measured guard) or with fewer than 2 tasks
+    {{ clustered_rate_interval_columns('c.pass_rate', 'c.tasks_succeeded', 'c.tasks_graded', 'k.pass_rate_se', 'k.n_clusters',
+                                       'pass_rate_recomputed') }},
+    cast({{ ci_null_reason('c.pass_rate', 'k.n_clusters') }} as varchar) as pass_rate_recomputed_ci_reason,
     r.error_share_stored,
     c.error_share as error_share_recomputed,
-    {{ rate_interval_columns('c.error_share', 'c.tasks_error', 'c.tasks_graded', 'error_share_recomputed') }},
+    {{ clustered_rate_interval_columns('c.error_share', 'c.tasks_error', 'c.tasks_graded', 'k.error_share_se', 'k.n_clusters',
+                                       'error_share_recomputed') }},
+    cast({{ ci_null_reason('c.error_share', 'k.n_clusters') }} as varchar) as error_share_recomputed_ci_reason,
+    cast(coalesce(k.n_clusters, 0) as bigint) as n_clusters,
+    coalesce(v.n_variants, 0) > 1 as ci_pools_variants,
     r.has_pass_rate_stored,
     c.nothing_was_measured,
     r.tasks_cost_incomplete_stored,
@@ -80,3 +121,7 @@ select
 from runs as r
 left join recomputed as c
     on r.run_dir = c.run_dir
+left join run_clusters as k
+    on r.run_dir = k.run_dir
+left join run_variants as v
+    on r.run_dir = v.run_dir

@@ -4,8 +4,9 @@
 -- Threshold checks: stored `passed` next to `passed` recomputed from the metrics the aggregator
 -- emitted; a check naming a metric the aggregator never emits (e.g. f1.macro vs macro_f1) is
 -- flagged in names_unemitted_metric.
--- R25: pass_rate has a Wilson interval on rows_graded; average_weighted_score has a cluster-robust
--- SE with the DATASET ROW (task_id) as the cluster, and a normal 95% interval clipped to [0, 1].
+-- R25: the DATASET ROW (task_id) is the cluster (its replicates are not independent): pass_rate has
+-- the clustered Wilson interval (design-effect n, t(C-1)); average_weighted_score a cluster-robust
+-- SE and a t(C-1) interval clipped to [0, 1].
 with suites as (
     select * from {{ ref('stg_coder_eval__suites') }}
 ),
@@ -39,7 +40,9 @@ row_clusters as (
         r.suite_id,
         r.task_id,
         sum(r.weighted_score) as cluster_sum,
-        count(r.weighted_score) as cluster_n
+        count(r.weighted_score) as cluster_n,
+        sum(case when r.status_category = 'succeeded' then 1 else 0 end) as cluster_passed,
+        sum(case when r.status_category <> 'ungraded' then 1 else 0 end) as cluster_graded
     from {{ ref('fct_ce_replicates') }} as r
     where r.suite_id is not null
     group by r.run_id, r.variant_id, r.suite_id, r.task_id
@@ -51,7 +54,9 @@ clustered as (
         c.variant_id,
         c.suite_id,
         count(*) filter (where c.cluster_n > 0) as n_clusters,
-        {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_weighted_score_se
+        {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_weighted_score_se,
+        count(*) filter (where c.cluster_graded > 0) as n_pass_rate_clusters,
+        {{ cluster_se('c.cluster_passed', 'c.cluster_graded') }} as pass_rate_se
     from row_clusters as c
     group by c.run_id, c.variant_id, c.suite_id
 ),
@@ -105,6 +110,8 @@ suite_rows as (
         r.average_weighted_score,
         coalesce(k.n_clusters, 0) as n_clusters,
         k.average_weighted_score_se,
+        coalesce(k.n_pass_rate_clusters, 0) as n_pass_rate_clusters,
+        k.pass_rate_se,
         r.first_started_at,
         r.last_started_at
     from suites as s
@@ -176,9 +183,14 @@ select
     cast(u.rows_measured as bigint) as rows_measured,
     cast(u.n_dataset_rows as bigint) as n_dataset_rows,
     u.pass_rate,
-    {{ rate_interval_columns('u.pass_rate', 'u.rows_passed', 'u.rows_graded', 'pass_rate') }},
+    {{ clustered_rate_interval_columns('u.pass_rate', 'u.rows_passed', 'u.rows_graded', 'u.pass_rate_se',
+                                       'u.n_pass_rate_clusters', 'pass_rate') }},
+    cast({{ ci_null_reason('u.pass_rate', 'u.n_pass_rate_clusters') }} as varchar) as pass_rate_ci_reason,
+    cast(u.n_pass_rate_clusters as bigint) as n_pass_rate_clusters,
     u.average_weighted_score,
-    {{ mean_interval_columns('u.average_weighted_score', 'u.average_weighted_score_se', 'average_weighted_score', widen_to_mean=true) }},
+    {{ mean_interval_columns('u.average_weighted_score', 'u.average_weighted_score_se', 'average_weighted_score',
+                             'u.n_clusters', 'u.rows_measured', widen_to_mean=true) }},
+    cast({{ ci_null_reason('u.average_weighted_score', 'u.n_clusters') }} as varchar) as average_weighted_score_ci_reason,
     cast(u.n_clusters as bigint) as n_clusters,
     u.rows_total > 0 as rows_found,
     case

@@ -1,10 +1,11 @@
 {#-
-  Cost and latency per (measurement mode, layer, model): logged costs as the harness wrote them, and for the
+  Cost and latency per (pipeline, measurement mode, layer, model; the pipeline joined the grain 2026-12 so
+  that the two pipelines' `total` rows are never pooled): logged costs as the harness wrote them, and for the
   standalone modes (which carry token counts) the cost repriced against the dated rate card
   (fct_costs_repriced), with cost_complete and the price-table date range (R12, R13).
   R25: a scenario (task_id) is measured in several reps (and pipelines), so the mean logged cost and
   mean latency carry cluster-robust standard errors with the SCENARIO as the cluster (a row without a
-  task_id is its own cluster) and normal 95% intervals, unclipped (unbounded quantities).
+  task_id is its own cluster) and t(C-1) 95% intervals, unclipped (unbounded quantities).
 -#}
 with layer_rows as (
     select * from {{ ref('int_layered__layer_costs') }}
@@ -30,6 +31,7 @@ joined as (
 -- one row per (group, scenario): the clusters of the clustered SEs
 scenario_clusters as (
     select
+        j.pipeline,
         j.measurement,
         j.layer,
         j.model,
@@ -39,11 +41,12 @@ scenario_clusters as (
         sum(j.latency_s) as latency_sum,
         count(j.latency_s) as latency_n
     from joined as j
-    group by j.measurement, j.layer, j.model, coalesce(j.task_id, j.measurement_key)
+    group by j.pipeline, j.measurement, j.layer, j.model, coalesce(j.task_id, j.measurement_key)
 ),
 
 clustered as (
     select
+        c.pipeline,
         c.measurement,
         c.layer,
         c.model,
@@ -52,11 +55,12 @@ clustered as (
         count(*) filter (where c.latency_n > 0) as n_latency_s_clusters,
         {{ cluster_se('c.latency_sum', 'c.latency_n') }} as latency_s_se
     from scenario_clusters as c
-    group by c.measurement, c.layer, c.model
+    group by c.pipeline, c.measurement, c.layer, c.model
 ),
 
 grouped as (
     select
+        j.pipeline,
         j.measurement,
         j.layer,
         j.model,
@@ -77,10 +81,11 @@ grouped as (
         min(j.stamp) as first_stamp,
         max(j.stamp) as last_stamp
     from joined as j
-    group by j.measurement, j.layer, j.model
+    group by j.pipeline, j.measurement, j.layer, j.model
 )
 
 select
+    g.pipeline,
     g.measurement,
     g.layer,
     g.model,
@@ -88,11 +93,13 @@ select
     g.n_cost_logged,
     g.cost_usd_logged_total,
     g.cost_usd_logged_mean,
-    {{ mean_interval_columns('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', 'cost_usd_logged', lower=none, upper=none) }},
+    {{ mean_interval_columns('g.cost_usd_logged_mean', 'k.cost_usd_logged_se', 'cost_usd_logged',
+                             'k.n_cost_usd_logged_clusters', 'g.n_cost_logged', lower=none, upper=none) }},
     coalesce(k.n_cost_usd_logged_clusters, 0) as n_cost_usd_logged_clusters,
     g.n_latency,
     g.latency_s_mean,
-    {{ mean_interval_columns('g.latency_s_mean', 'k.latency_s_se', 'latency_s', lower=none, upper=none) }},
+    {{ mean_interval_columns('g.latency_s_mean', 'k.latency_s_se', 'latency_s', 'k.n_latency_s_clusters', 'g.n_latency',
+                             lower=none, upper=none) }},
     coalesce(k.n_latency_s_clusters, 0) as n_latency_s_clusters,
     g.n_token_counted,
     g.cost_usd_repriced_total,
@@ -104,6 +111,7 @@ select
 from grouped as g
 left join clustered as k
     on
-        g.measurement is not distinct from k.measurement
+        g.pipeline is not distinct from k.pipeline
+        and g.measurement is not distinct from k.measurement
         and g.layer is not distinct from k.layer
         and g.model is not distinct from k.model
