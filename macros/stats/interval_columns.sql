@@ -1,19 +1,24 @@
 {#-
   The interval column block of one clustered mean: <prefix>_se, <prefix>_ci_low, <prefix>_ci_high,
-  each NULL when `mean` is NULL (no measured rows). The interval is t_mean_bound (macros/stats/
-  inference.sql): mean -/+ t(C-1, 0.975) * SE with C = n_clusters, clipped to [lower, upper]
-  (none = unbounded), Wilson at n_obs when SE = 0 on a bounded mean, NULL when C < 2.
+  each NULL when `mean` is NULL (no measured rows). The interval is clustered_mean_bound (macros/
+  stats/inference.sql): on the unit range the design-effect Wilson interval with t(C-1), otherwise
+  mean -/+ t(C-1, 0.975) * SE clipped to [lower, upper] (none = unbounded); NULL when C < 2.
   widen_to_mean=true clips to [least(0, mean), greatest(1, mean)] (a score normally in [0, 1]
   that the logs may exceed).
 -#}
 {% macro mean_interval_columns(mean, se, prefix, n_clusters, n_obs, lower=0, upper=1, widen_to_mean=false) -%}
-    {%- if widen_to_mean -%}
-        {%- set lower = 'least(0, ' ~ mean ~ ')' -%}
-        {%- set upper = 'greatest(1, ' ~ mean ~ ')' -%}
-    {%- endif -%}
     case when {{ mean }} is not null then {{ se }} end as {{ prefix }}_se,
-    {{ t_mean_bound(mean, se, n_clusters, n_obs, 'low', lower=lower, upper=upper) }} as {{ prefix }}_ci_low,
-    {{ t_mean_bound(mean, se, n_clusters, n_obs, 'high', lower=lower, upper=upper) }} as {{ prefix }}_ci_high
+    {%- for side in ['low', 'high'] %}
+    {%- if widen_to_mean %}
+    (case
+        when {{ mean }} >= 0 and {{ mean }} <= 1 then {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side) }}
+        else {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side,
+                                     lower='least(0, ' ~ mean ~ ')', upper='greatest(1, ' ~ mean ~ ')') }}
+    end) as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
+    {%- else %}
+    {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, lower=lower, upper=upper) }} as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
+    {%- endif %}
+    {%- endfor %}
 {%- endmacro %}
 
 {#-

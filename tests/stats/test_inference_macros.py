@@ -32,10 +32,10 @@ TEMPLATE = """
 /*@@crate@@*/ select id, {{ effective_n('k', 'n', 'se') }} as n_eff,
     {{ clustered_rate_bound('k', 'n', 'se', 'c', 'low') }} as lo, {{ clustered_rate_bound('k', 'n', 'se', 'c', 'high') }} as hi
     from crate_cases order by id
-/*@@tmean@@*/ select id, {{ t_mean_bound('m', 'se', 'c', 'n', 'low') }} as lo01, {{ t_mean_bound('m', 'se', 'c', 'n', 'high') }} as hi01,
-    {{ t_mean_bound('m', 'se', 'c', 'n', 'low', lower=-1, upper=1) }} as lo11,
-    {{ t_mean_bound('m', 'se', 'c', 'n', 'high', lower=-1, upper=1) }} as hi11,
-    {{ t_mean_bound('m', 'se', 'c', 'n', 'low', lower=none, upper=none) }} as lo_free,
+/*@@tmean@@*/ select id, {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low') }} as lo01, {{ clustered_mean_bound('m', 'se', 'c', 'n', 'high') }} as hi01,
+    {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low', lower=-1, upper=1) }} as lo11,
+    {{ clustered_mean_bound('m', 'se', 'c', 'n', 'high', lower=-1, upper=1) }} as hi11,
+    {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low', lower=none, upper=none) }} as lo_free,
     {{ ci_null_reason('m', 'c') }} as reason
     from tmean_cases order by id
 /*@@mdd@@*/ select id, {{ t_min_detectable_difference('se', 'c') }} as mdd80, {{ t_min_detectable_difference('se', 'c', power=0.9) }} as mdd90
@@ -164,10 +164,11 @@ def test_clustered_rate_interval(compiled):
     assert got[5][0] == 60  # SE below the binomial SE: n_eff capped at n
 
 
-def test_t_mean_interval(compiled):
+def test_clustered_mean_interval(compiled):
     rng = np.random.default_rng(5)
     cases = [(0, 0.8, 0.05, 4, 8), (1, 1.0, 0.0, 4, 8), (2, 0.5, 0.0, 3, 6), (3, 0.0, 0.0, 2, 4), (4, 0.7, 0.1, 1, 3),
-             (5, None, None, 0, 0), (6, 0.99, 0.2, 2, 4)]
+             (5, None, None, 0, 0), (6, 0.99, 0.2, 2, 4), (7, 0.6, 1e-17, 5, 10), (8, 0.97, 0.004, 8, 16),
+             (9, 0.97, 0.004, 3, 6), (10, 0.5, 0.3, 4, 8)]
     for _ in range(200):
         cases.append((len(cases), float(rng.uniform(-1, 1)), float(rng.uniform(0, 0.5)), int(rng.integers(2, 150)),
                       int(rng.integers(2, 500))))
@@ -179,16 +180,28 @@ def test_t_mean_interval(compiled):
             assert reason == ("no observations" if m is None else "fewer than 2 clusters")
             continue
         t = stats.t.ppf(0.975, c - 1)
-        if se == 0:
-            for lo, hi, a, b in ((lo01, hi01, 0, 1), (lo11, hi11, -1, 1)):
-                wl, wh = wilson_ref((m - a) / (b - a), n, t)
-                assert close(lo, a + (b - a) * wl) and close(hi, a + (b - a) * wh)
-                assert hi > lo  # never zero-width
-            assert lo_free == m and reason is None  # unbounded: the t formula, [m, m]
-            continue
-        assert close(lo01, max(0, min(1, m - t * se))) and close(hi01, max(0, min(1, m + t * se)))
-        assert close(lo11, max(-1, min(1, m - t * se))) and close(hi11, max(-1, min(1, m + t * se)))
-        assert close(lo_free, m - t * se) and reason is None
+        zero = se <= 1e-12
+        # unit range: the angular (arcsine square-root) t interval, Wilson at n when SE = 0
+        if zero and 0 <= m <= 1:
+            wl, wh = wilson_ref(m, n, t)
+            assert close(lo01, wl) and close(hi01, wh), (i, m, se, lo01, hi01, wl, wh)
+        elif 0 < m < 1 and c >= 4:
+            a, sa = math.asin(math.sqrt(m)), se / (2 * math.sqrt(m * (1 - m)))
+            wl, wh = math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
+            assert close(lo01, wl) and close(hi01, wh), (i, m, se, c, n, lo01, hi01, wl, wh)
+        else:
+            assert close(lo01, max(0, min(1, m - t * se))) and close(hi01, max(0, min(1, m + t * se)))
+        # [-1, 1] (paired differences): t, or Wilson on the rescaled mean at SE = 0
+        if zero:
+            wl, wh = wilson_ref((m + 1) / 2, n, t)
+            assert close(lo11, -1 + 2 * wl) and close(hi11, -1 + 2 * wh) and hi11 > lo11  # never zero-width
+            assert close(lo_free, m)  # unbounded: the t formula
+        else:
+            assert close(lo11, max(-1, min(1, m - t * se))) and close(hi11, max(-1, min(1, m + t * se)))
+            assert close(lo_free, m - t * se)
+        assert reason is None
+        if 0 < m < 1:
+            assert hi01 > lo01  # never zero-width around an interior mean
 
 
 def test_t_mdd(compiled):

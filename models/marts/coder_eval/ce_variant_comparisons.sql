@@ -80,9 +80,9 @@ select
     c.mean_score_b,
     c.mean_difference,
     c.difference_se,
-    {{ t_mean_bound('c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs', 'low', lower=-1, upper=1) }}
+    {{ clustered_mean_bound('c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs', 'low', lower=-1, upper=1) }}
         as difference_ci_low,
-    {{ t_mean_bound('c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs', 'high', lower=-1, upper=1) }}
+    {{ clustered_mean_bound('c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs', 'high', lower=-1, upper=1) }}
         as difference_ci_high,
     cast({{ ci_null_reason('c.mean_difference', 'c.n_pairs') }} as varchar) as difference_ci_reason,
     {{ t_min_detectable_difference('c.difference_se', 'c.n_pairs') }} as min_detectable_difference,
@@ -97,9 +97,9 @@ select
     c.pass_fraction_mean_b,
     c.pass_fraction_diff_mean,
     c.pass_fraction_diff_se,
-    {{ t_mean_bound('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs', 'c.n_pairs', 'low', lower=-1, upper=1) }}
+    {{ clustered_mean_bound('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs', 'c.n_pairs', 'low', lower=-1, upper=1) }}
         as pass_fraction_diff_ci_low,
-    {{ t_mean_bound('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs', 'c.n_pairs', 'high', lower=-1, upper=1) }}
+    {{ clustered_mean_bound('c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs', 'c.n_pairs', 'high', lower=-1, upper=1) }}
         as pass_fraction_diff_ci_high,
     cast({{ ci_null_reason('c.pass_fraction_diff_mean', 'c.n_pairs') }} as varchar) as pass_fraction_diff_ci_reason,
     {{ t_min_detectable_difference('c.pass_fraction_diff_se', 'c.n_pairs') }} as pass_fraction_diff_mdd,
