@@ -114,6 +114,62 @@ def mean_ci(mean, se, lower=0.0, upper=1.0):
     return lo, hi
 
 
+def t_crit(df, p=0.975):
+    return float(stats.t.ppf(p, df))
+
+
+def wilson_crit(p, n, crit):
+    """Wilson bounds of a proportion p at a real-valued n with critical value crit."""
+    denom = 1 + crit * crit / n
+    centre = (p + crit * crit / (2 * n)) / denom
+    half = crit / denom * math.sqrt(max(0.0, p * (1 - p) / n + crit * crit / (4 * n * n)))
+    return (0.0 if p <= 0 else max(0.0, centre - half)), (1.0 if p >= 1 else min(1.0, centre + half))
+
+
+def clustered_mean_ci(mean, se, n_clusters, n_obs, lower=0.0, upper=1.0):
+    """The contract's clustered-mean interval (macros/stats/inference.sql::clustered_mean_bound):
+    unit range with C >= 4: the angular t(C-1) interval; otherwise mean -/+ t(C-1) SE clipped;
+    SE = 0 on a bounded range: Wilson of the rescaled mean at n_obs with t(C-1); NULL when C < 2."""
+    if mean is None or se is None or n_clusters is None or n_clusters < 2:
+        return None, None
+    t = t_crit(n_clusters - 1)
+    if se <= 1e-12 and lower is not None and upper is not None:
+        lo, hi = wilson_crit((mean - lower) / (upper - lower), n_obs, t)
+        return lower + (upper - lower) * lo, lower + (upper - lower) * hi
+    if (lower, upper) == (0.0, 1.0) and 0 < mean < 1 and n_clusters >= 4:
+        a, sa = math.asin(math.sqrt(mean)), se / (2 * math.sqrt(mean * (1 - mean)))
+        return math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
+    lo, hi = mean - t * se, mean + t * se
+    if upper is not None:
+        lo, hi = min(upper, lo), min(upper, hi)
+    if lower is not None:
+        lo, hi = max(lower, lo), max(lower, hi)
+    return lo, hi
+
+
+def clustered_rate_ci(k, n, se, n_clusters):
+    """Wilson at the design-effect n (at most n; n at p in {0, 1} or SE = 0) with t(C-1); NULL when C < 2."""
+    if n is None or n <= 0 or k is None or n_clusters is None or n_clusters < 2:
+        return None, None
+    p = k / n
+    n_eff = n if k <= 0 or k >= n or se is None or se <= 1e-12 else min(n, p * (1 - p) / se ** 2)
+    return wilson_crit(p, n_eff, t_crit(n_clusters - 1))
+
+
+def mdd_t(se, n_clusters, power=0.8):
+    if se is None or se <= 1e-12 or n_clusters is None or n_clusters < 2:
+        return None
+    return (t_crit(n_clusters - 1) + t_crit(n_clusters - 1, power)) * se
+
+
+def paired_t_p(mean, se, n_clusters):
+    if mean is None or se is None or n_clusters is None or n_clusters < 2:
+        return None
+    if se <= 1e-12:
+        return 1.0 if abs(mean) <= 1e-12 else None
+    return float(2 * stats.t.sf(abs(mean / se), n_clusters - 1))
+
+
 def mdd(se, alpha=0.05, power=0.8):
     if se is None:
         return None

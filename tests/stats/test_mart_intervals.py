@@ -57,7 +57,8 @@ def test_big_rates_intervals_recomputed_from_fct_big_runs(mart_db):
             total = sum(n for n in ns)
             mean = sum(s for s in sums if s is not None) / total if total else None
             se = oracle.cluster_se_two_pass(sums, ns)
-            lo, hi = oracle.mean_ci(mean, se)
+            n_clusters = sum(1 for n in ns if n > 0)
+            lo, hi = oracle.clustered_mean_ci(mean, se, n_clusters, total)
             want += [mean, se, lo, hi]
         assert all(close(g, w) for g, w in zip(got, want)), (kind, model, brain, plan, got, want)
         n_with_se += got[1] is not None
@@ -79,14 +80,19 @@ def test_matrix_pass_rates_recomputed_from_fct_matrix_turns(mart_db):
         clusters = groups[(cell, turn_type, evidence_class, difficulty)]
         outcomes = [p for obs in clusters.values() for p in obs if p is not None]
         assert (n_turns, n_passed) == (len(outcomes), sum(outcomes))
-        want_lo, want_hi = oracle.wilson(sum(outcomes), len(outcomes))
-        assert close(lo, want_lo) and close(hi, want_hi), (cell, turn_type, lo, hi, want_lo, want_hi)
         values, ids = [], []
         for cid, obs in clusters.items():
             values += [float(p) for p in obs if p is not None]
             ids += [cid for p in obs if p is not None]
-        want_se = oracle.cluster_se_inspect(values, ids) if values else None
+        kept = [[float(p) for p in obs if p is not None] for obs in clusters.values()]
+        kept = [v for v in kept if v]
+        want_se = oracle.cluster_se_two_pass([sum(v) for v in kept], [len(v) for v in kept]) if kept else None
         assert close(se, want_se), (cell, turn_type, evidence_class, difficulty, se, want_se)
+        if want_se is not None:  # the same SE as inspect_ai's clustered stderr (its outer products leave ~1e-9 residue)
+            assert abs(oracle.cluster_se_inspect(values, ids) - want_se) < 1e-7
+        assert n_clusters == len(set(ids))
+        want_lo, want_hi = oracle.clustered_rate_ci(sum(outcomes), len(outcomes), want_se, len(set(ids)))
+        assert close(lo, want_lo) and close(hi, want_hi), (cell, turn_type, lo, hi, want_lo, want_hi)
         n_with_se += se is not None
     assert n_with_se > 0
 
@@ -96,27 +102,30 @@ def test_ce_variant_rates_intervals(mart_db):
     rows = query(db, """select run_id, variant_id, system_prompt_regime, n_succeeded, n_graded, pass_rate,
                                     pass_rate_ci_low, pass_rate_ci_high, average_score, average_score_se,
                                     average_score_ci_low, average_score_ci_high, n_tasks_all_passed, n_tasks_graded,
-                                    task_pass_rate, task_pass_rate_ci_low, task_pass_rate_ci_high
+                                    task_pass_rate, task_pass_rate_ci_low, task_pass_rate_ci_high, pass_rate_se, n_clusters
                              from marts.ce_variant_rates""")
-    folds = query(db, """select run_id, variant_id, system_prompt_regime, task_id, graded_score_sum, n_graded
+    folds = query(db, """select run_id, variant_id, system_prompt_regime, task_id, graded_score_sum, n_graded, n_succeeded
                               from intermediate.int_ce_v__regime_task_folds where n_graded > 0""")
     clusters = defaultdict(list)
-    for run_id, variant_id, regime, _task, score_sum, n in folds:
-        clusters[(run_id, variant_id, regime)].append((score_sum, n))
+    for run_id, variant_id, regime, _task, score_sum, n, k in folds:
+        clusters[(run_id, variant_id, regime)].append((score_sum, n, k))
     assert rows
     checked = 0
-    for (run_id, variant_id, regime, k, n, rate, lo, hi, avg, se, alo, ahi, tk, tn, trate, tlo, thi) in rows:
+    for (run_id, variant_id, regime, k, n, rate, lo, hi, avg, se, alo, ahi, tk, tn, trate, tlo, thi, pse, nc) in rows:
+        c = clusters[(run_id, variant_id, regime)]
+        assert nc == len(c)
         if rate is not None:
-            want = oracle.wilson(k, n)
+            want_pse = oracle.cluster_se_two_pass([kk for _, _, kk in c], [m for _, m, _ in c])
+            assert close(pse, want_pse), (run_id, variant_id, pse, want_pse)
+            want = oracle.clustered_rate_ci(k, n, want_pse, len(c))
             assert close(lo, want[0]) and close(hi, want[1]), (run_id, variant_id, lo, hi, want)
         if trate is not None:
             want = oracle.wilson(tk, tn)
             assert close(tlo, want[0]) and close(thi, want[1])
         if avg is not None:
-            c = clusters[(run_id, variant_id, regime)]
-            want_se = oracle.cluster_se_two_pass([s for s, _ in c], [m for _, m in c])
+            want_se = oracle.cluster_se_two_pass([s for s, _, _ in c], [m for _, m, _ in c])
             assert close(se, want_se), (run_id, variant_id, regime, se, want_se)
-            want_lo, want_hi = oracle.mean_ci(avg, want_se)
+            want_lo, want_hi = oracle.clustered_mean_ci(avg, want_se, len(c), n)
             assert close(alo, want_lo) and close(ahi, want_hi)
             checked += want_se is not None
     assert checked > 0
@@ -125,20 +134,23 @@ def test_ce_variant_rates_intervals(mart_db):
 def test_ce_variant_comparisons_tests_and_intervals(mart_db):
     db = need(mart_db, "ce_variant_comparisons")
     rows = query(db, """select mean_difference, difference_se, difference_ci_low, difference_ci_high,
-                                    min_detectable_difference, n_only_a_passed, n_only_b_passed, mcnemar_p
+                                    min_detectable_difference, n_only_a_passed, n_only_b_passed, mcnemar_p,
+                                    n_pairs, p_value
                              from marts.ce_variant_comparisons""")
     assert rows
-    for diff, se, lo, hi, mdd, b, c, p in rows:
-        want_lo, want_hi = oracle.mean_ci(diff, se, -1.0, 1.0)
-        assert close(lo, want_lo) and close(hi, want_hi), (diff, se, lo, hi)
-        assert close(mdd, oracle.mdd(se))
+    for diff, se, lo, hi, mdd, b, c, p, n_pairs, p_value in rows:
+        want_lo, want_hi = oracle.clustered_mean_ci(diff, se, n_pairs, n_pairs, -1.0, 1.0)
+        assert close(lo, want_lo) and close(hi, want_hi), (diff, se, lo, hi, want_lo, want_hi)
+        assert close(mdd, oracle.mdd_t(se, n_pairs))
+        assert close(p_value, oracle.paired_t_p(diff, se, n_pairs)), (diff, se, n_pairs, p_value)
         if p is not None:
             assert close(p, oracle.mcnemar_p(b, c)), (b, c, p)
     assert any(r[7] is not None for r in rows) and any(r[1] is not None for r in rows)
 
 
 def test_big_ablation_pairs_recomputed_from_fct_big_runs(mart_db):
-    """R07 pairs: replicates averaged per (scenario, arm), d = on - off, SE clustered by scenario."""
+    """R07 pairs: replicates averaged per (scenario, arm), d = on - off, SE clustered by scenario, t(C-1)
+    interval, MDD and paired t p-value; Holm / BH within (ablation, kind)."""
     db = need(mart_db, "big_ablation_pairs")
     runs = query(db, """select kind, model, scenario_id, with_brain, with_plan, change, regress from marts.fct_big_runs
                         where with_brain is not null and with_plan is not null and scenario_id is not null
@@ -161,8 +173,9 @@ def test_big_ablation_pairs_recomputed_from_fct_big_runs(mart_db):
             (scenario, [(avg([o[i] for o in obs]), avg([o[i] for o in off])) for i in (0, 1)]))
     rows = query(db, """select ablation, kind, model, case when ablation = 'with_brain' then with_plan else with_brain end,
                                n_pairs, change_diff_mean, change_diff_se, change_diff_ci_low, change_diff_ci_high,
-                               change_diff_mdd, change_arm_corr, regress_diff_mean, regress_diff_se,
-                               regress_diff_ci_low, regress_diff_ci_high, regress_diff_mdd, regress_arm_corr
+                               change_diff_mdd, change_arm_corr, change_p_value, regress_diff_mean, regress_diff_se,
+                               regress_diff_ci_low, regress_diff_ci_high, regress_diff_mdd, regress_arm_corr,
+                               regress_p_value
                         from marts.big_ablation_pairs""")
     assert rows and len(rows) == len(groups)
     n_with_se = 0
@@ -177,28 +190,39 @@ def test_big_ablation_pairs_recomputed_from_fct_big_runs(mart_db):
                 by_scenario[s].append(on - off)
             mean = sum(on - off for _, on, off in both) / len(both) if both else None
             se = oracle.cluster_se_two_pass([sum(v) for v in by_scenario.values()], [len(v) for v in by_scenario.values()])
-            lo, hi = oracle.mean_ci(mean, se, -1.0, 1.0)
-            corr = oracle.pearson([on for _, on, _ in both], [off for _, _, off in both]) if len(both) >= 2 else None
-            want += [mean, se, lo, hi, oracle.mdd(se), corr]
+            n_cl = len(by_scenario)
+            lo, hi = oracle.clustered_mean_ci(mean, se, n_cl, len(both), -1.0, 1.0)
+            corr = oracle.pearson([on for _, on, _ in both], [off for _, _, off in both]) if len(both) >= 3 else None
+            corr = None if corr is None else max(-1.0, min(1.0, corr))
+            want += [mean, se, lo, hi, oracle.mdd_t(se, n_cl), corr, oracle.paired_t_p(mean, se, n_cl)]
         assert all(close(g, w) for g, w in zip(got, want)), (ablation, kind, model, other, got, want)
         n_with_se += got[1] is not None
     assert n_with_se > 0
 
 
-def _score_ci(mean, se):
-    """The coder-eval score intervals: clipped to [0, 1], widened to contain a mean outside it."""
+def _score_ci(mean, se, n_clusters, n_obs):
+    """The coder-eval score intervals: the unit-range interval for a mean in [0, 1]; a mean outside it
+    (scores the logs let exceed [0, 1]) gets the t interval widened to contain it."""
     if mean is None:
         return None, None
-    return oracle.mean_ci(mean, se, min(0.0, mean), max(1.0, mean))
+    if 0 <= mean <= 1:
+        return oracle.clustered_mean_ci(mean, se, n_clusters, n_obs)
+    return oracle.clustered_mean_ci(mean, se, n_clusters, n_obs, min(0.0, mean), max(1.0, mean))
 
 
 def test_ce_run_summaries_wilson_recomputed_from_fct_ce_replicates(mart_db):
-    """R25: run-level pass_rate / error_share Wilson intervals on (succeeded | error, graded), NULL
-    exactly when coder-eval's rate is NULL (graded = 0 or nothing measured)."""
+    """R25: run-level pass_rate / error_share intervals clustered by task (Wilson at the design-effect n,
+    t(C-1)), NULL when coder-eval's rate is NULL (graded = 0 or nothing measured) or below 2 tasks."""
     db = need(mart_db, "ce_run_summaries")
     counts = defaultdict(lambda: {"run": 0, "succeeded": 0, "error": 0, "ungraded": 0, "measured": 0})
-    for run_dir, category, measured in query(db, """select run_dir, status_category, is_measured
+    tasks = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # run_dir -> task -> [graded, succeeded, error]
+    for run_dir, task_id, category, measured in query(db, """select run_dir, task_id, status_category, is_measured
                                                     from marts.fct_ce_replicates"""):
+        if category != "ungraded":
+            t = tasks[run_dir][task_id]
+            t[0] += 1
+            t[1] += category == "succeeded"
+            t[2] += category == "error"
         c = counts[run_dir]
         c["run"] += 1
         c["succeeded"] += category == "succeeded"
@@ -218,12 +242,15 @@ def test_ce_run_summaries_wilson_recomputed_from_fct_ce_replicates(mart_db):
             assert (rate, lo, hi, share, slo, shi) == (None,) * 6, (run_dir, rate, lo, hi, share, slo, shi)
             n_null += 1
             continue
+        n_estimated += lo is not None
         assert close(rate, c["succeeded"] / graded) and close(share, c["error"] / graded), run_dir
-        want_lo, want_hi = oracle.wilson(c["succeeded"], graded)
+        cl = [t for t in tasks[run_dir].values() if t[0] > 0]
+        se_p = oracle.cluster_se_two_pass([t[1] for t in cl], [t[0] for t in cl])
+        se_e = oracle.cluster_se_two_pass([t[2] for t in cl], [t[0] for t in cl])
+        want_lo, want_hi = oracle.clustered_rate_ci(c["succeeded"], graded, se_p, len(cl))
         assert close(lo, want_lo) and close(hi, want_hi), (run_dir, lo, hi, want_lo, want_hi)
-        want_lo, want_hi = oracle.wilson(c["error"], graded)
+        want_lo, want_hi = oracle.clustered_rate_ci(c["error"], graded, se_e, len(cl))
         assert close(slo, want_lo) and close(shi, want_hi), (run_dir, slo, shi, want_lo, want_hi)
-        n_estimated += 1
     assert n_estimated > 0 and n_null > 0  # both the interval and the NULL guard are exercised
 
 
@@ -248,7 +275,7 @@ def test_ce_suite_results_average_weighted_score_clustered_by_dataset_row(mart_d
         assert close(avg, sum(values) / len(values) if values else None), (run_id, suite_id, avg)
         want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()], [len(v) for v in clusters.values()])
         assert close(se, want_se), (run_id, variant_id, suite_id, se, want_se)
-        want_lo, want_hi = _score_ci(avg, want_se)
+        want_lo, want_hi = _score_ci(avg, want_se, len(clusters), len(values))
         assert close(lo, want_lo) and close(hi, want_hi), (run_id, suite_id, lo, hi, want_lo, want_hi)
         n_with_se += se is not None
     assert n_with_se > 0
@@ -283,7 +310,7 @@ def test_ce_criterion_stats_mean_scores_clustered_by_task(mart_db):
             want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()],
                                                  [len(v) for v in clusters.values()])
             assert close(se, want_se), (key, which, se, want_se)
-            want_lo, want_hi = _score_ci(mean, want_se)
+            want_lo, want_hi = _score_ci(mean, want_se, len(clusters), len(values))
             assert close(lo, want_lo) and close(hi, want_hi), (key, which, lo, hi, want_lo, want_hi)
             n_with_se[which] += se is not None
         assert got[10] == sum(len(v) for v in groups["gating"].get(key, {}).values())
@@ -291,13 +318,14 @@ def test_ce_criterion_stats_mean_scores_clustered_by_task(mart_db):
 
 
 def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
-    """R25: mean logged cost and latency per (measurement, layer, model), SE clustered by scenario
-    (task_id; a row without one is its own cluster), unclipped normal intervals."""
+    """R25: mean logged cost and latency per (pipeline, measurement, layer, model), SE clustered by scenario
+    (task_id; a row without one is its own cluster), unclipped t(C-1) intervals."""
     db = need(mart_db, "layered_layer_costs")
     groups = defaultdict(lambda: {"cost": defaultdict(list), "latency": defaultdict(list)})
     for key, task_id, measurement, l1, l2, l3, *values in query(
-            db, """select measurement_key, task_id, measurement, l1, l2, l3, l1_cost, l1_latency, l2_cost, l2_latency,
-                          l3_cost, l3_latency, total_cost, total_latency from marts.fct_layered_measurements"""):
+            db, """select measurement_key, task_id, pipeline || '|' || measurement, l1, l2, l3, l1_cost, l1_latency,
+                          l2_cost, l2_latency, l3_cost, l3_latency, total_cost, total_latency
+                   from marts.fct_layered_measurements"""):
         for i, (layer, model) in enumerate((("l1", l1), ("l2", l2), ("l3", l3), ("total", None))):
             cost, latency = values[2 * i], values[2 * i + 1]
             if cost is None and latency is None:
@@ -306,7 +334,7 @@ def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
             cluster = task_id if task_id is not None else key
             g["cost"][cluster] += [cost] if cost is not None else []
             g["latency"][cluster] += [latency] if latency is not None else []
-    rows = query(db, """select measurement, layer, model,
+    rows = query(db, """select pipeline || '|' || measurement, layer, model,
                                cost_usd_logged_mean, cost_usd_logged_se, cost_usd_logged_ci_low, cost_usd_logged_ci_high,
                                n_cost_usd_logged_clusters, latency_s_mean, latency_s_se, latency_s_ci_low,
                                latency_s_ci_high, n_latency_s_clusters
@@ -323,7 +351,7 @@ def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
             want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()],
                                                  [len(v) for v in clusters.values()])
             assert close(se, want_se), (measurement, layer, model, which, se, want_se)
-            want_lo, want_hi = oracle.mean_ci(mean, want_se, None, None)
+            want_lo, want_hi = oracle.clustered_mean_ci(mean, want_se, len(clusters), len(values), None, None)
             assert close(lo, want_lo) and close(hi, want_hi), (measurement, layer, model, which, lo, hi)
             n_with_se += se is not None
     assert n_with_se > 0
