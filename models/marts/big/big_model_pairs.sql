@@ -1,0 +1,149 @@
+{#-
+  Model vs model, paired on the scenarios both models ran, within one (kind, with_brain, with_plan):
+  replicates averaged per (scenario, model) first, d = model_b - model_a per scenario (model_a sorts
+  first), then the mean of d with its standard error over scenarios (one pair per scenario), the t(C-1)
+  interval, MDD, the paired t-test p-value, and Holm / BH adjustments within the family of all model
+  pairs of one kind. change and regress are compared separately (R02). One row per
+  (kind, with_brain, with_plan, model_a, model_b).
+-#}
+with
+
+runs as (
+    select * from {{ ref('fct_big_runs') }}
+    where
+        with_brain is not null
+        and with_plan is not null
+        and scenario_id is not null
+        and model is not null
+        and kind is not null
+),
+
+arms as (
+    select
+        kind,
+        with_brain,
+        with_plan,
+        model,
+        scenario_id,
+        avg(change) as change_arm,
+        avg(regress) as regress_arm,
+        count(*) as n_runs,
+        min(stamp) as first_stamp,
+        max(stamp) as last_stamp
+    from runs
+    group by kind, with_brain, with_plan, model, scenario_id
+),
+
+pairs as (
+    select
+        a.kind,
+        a.with_brain,
+        a.with_plan,
+        a.model as model_a,
+        b.model as model_b,
+        a.scenario_id,
+        a.change_arm as change_a,
+        b.change_arm as change_b,
+        b.change_arm - a.change_arm as change_diff,
+        a.regress_arm as regress_a,
+        b.regress_arm as regress_b,
+        b.regress_arm - a.regress_arm as regress_diff,
+        a.n_runs as n_runs_a,
+        b.n_runs as n_runs_b,
+        a.first_stamp as first_stamp_a,
+        a.last_stamp as last_stamp_a,
+        b.first_stamp as first_stamp_b,
+        b.last_stamp as last_stamp_b
+    from arms as a
+    inner join arms as b
+        on
+            a.kind = b.kind
+            and a.with_brain = b.with_brain
+            and a.with_plan = b.with_plan
+            and a.scenario_id = b.scenario_id
+            and a.model < b.model
+),
+
+compared as (
+    select
+        kind,
+        with_brain,
+        with_plan,
+        model_a,
+        model_b,
+        count(*) as n_pairs,
+        sum(n_runs_a) as n_runs_a,
+        sum(n_runs_b) as n_runs_b,
+        {%- for m in ['change', 'regress'] %}
+        count({{ m }}_diff) as n_{{ m }}_pairs,
+        avg(case when {{ m }}_diff is not null then {{ m }}_a end) as {{ m }}_mean_a,
+        avg(case when {{ m }}_diff is not null then {{ m }}_b end) as {{ m }}_mean_b,
+        avg({{ m }}_diff) as {{ m }}_diff_mean,
+        {{ cluster_se(m ~ '_diff', '1') }} as {{ m }}_diff_se,
+        {{ arm_corr(m ~ '_a', m ~ '_b') }} as {{ m }}_arm_corr,
+        {%- endfor %}
+        min(first_stamp_a) as first_stamp_a,
+        max(last_stamp_a) as last_stamp_a,
+        min(first_stamp_b) as first_stamp_b,
+        max(last_stamp_b) as last_stamp_b
+    from pairs
+    group by kind, with_brain, with_plan, model_a, model_b
+),
+
+tested as (
+    select
+        c.*,
+        'big_model_pairs/' || c.kind as family,
+        {%- for m in ['change', 'regress'] %}
+        {{ paired_t_p('c.' ~ m ~ '_diff_mean', 'c.' ~ m ~ '_diff_se', 'c.n_' ~ m ~ '_pairs - 1') }} as {{ m }}_p_value{{ ',' if not loop.last }}
+        {%- endfor %}
+    from compared as c
+),
+
+ranked as (
+    select
+        t.*,
+        count(*) over (partition by t.family) as family_size,
+        {%- for m in ['change', 'regress'] %}
+        {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
+        {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size{{ ',' if not loop.last }}
+        {%- endfor %}
+    from tested as t
+)
+
+select
+    cast(r.kind as varchar) as kind,
+    cast(r.with_brain as boolean) as with_brain,
+    cast(r.with_plan as boolean) as with_plan,
+    cast(r.model_a as varchar) as model_a,
+    cast(r.model_b as varchar) as model_b,
+    cast(r.n_pairs as bigint) as n_pairs,
+    cast(r.n_runs_a as bigint) as n_runs_a,
+    cast(r.n_runs_b as bigint) as n_runs_b,
+    cast(r.family as varchar) as family,
+    cast(r.family_size as bigint) as family_size,
+    {%- for m in ['change', 'regress'] %}
+    cast(r.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
+    cast(r.{{ m }}_mean_a as double) as {{ m }}_mean_a,
+    cast(r.{{ m }}_mean_b as double) as {{ m }}_mean_b,
+    cast(r.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
+    cast(r.{{ m }}_diff_se as double) as {{ m }}_diff_se,
+    {{ clustered_mean_bound('r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs',
+                            'low', lower=-1, upper=1) }} as {{ m }}_diff_ci_low,
+    {{ clustered_mean_bound('r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs',
+                            'high', lower=-1, upper=1) }} as {{ m }}_diff_ci_high,
+    cast({{ ci_null_reason('r.' ~ m ~ '_diff_mean', 'r.n_' ~ m ~ '_pairs') }} as varchar) as {{ m }}_diff_ci_reason,
+    {{ t_min_detectable_difference('r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs') }} as {{ m }}_diff_mdd,
+    cast(r.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
+    cast(r.{{ m }}_p_value as double) as {{ m }}_p_value,
+    cast(r.{{ m }}_family_size as bigint) as {{ m }}_family_size,
+    {{ p_holm('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size', ['r.family']) }} as {{ m }}_p_holm,
+    {{ p_bh('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size', ['r.family']) }} as {{ m }}_p_bh,
+    {%- endfor %}
+    cast(r.first_stamp_a as timestamptz) as first_stamp_a,
+    cast(r.last_stamp_a as timestamptz) as last_stamp_a,
+    cast(r.first_stamp_b as timestamptz) as first_stamp_b,
+    cast(r.last_stamp_b as timestamptz) as last_stamp_b,
+    cast(least(r.first_stamp_a, r.first_stamp_b) as timestamptz) as first_stamp,
+    cast(greatest(r.last_stamp_a, r.last_stamp_b) as timestamptz) as last_stamp
+from ranked as r

@@ -1,0 +1,109 @@
+{#-
+  Router vs router (l1 models), paired on the tasks both routed in the standalone `l1` measurement
+  (R10): per (router, task) the share of graded routes that were correct; d = l1_b - l1_a per task
+  (l1_a sorts first); the mean of d with its SE over tasks (one pair per task), the t(C-1) interval,
+  MDD, the paired t-test p-value and Holm / BH within the family of all router pairs.
+-#}
+with graded as (
+    select * from {{ ref('fct_layered_measurements') }}
+    where measurement = 'l1' and route_graded and task_id is not null
+),
+
+arms as (
+    select
+        g.l1,
+        g.task_id,
+        count(*) as n_routed,
+        avg(case when g.route_correct then 1.0 else 0.0 end) as accuracy,
+        min(g.stamp) as first_stamp,
+        max(g.stamp) as last_stamp
+    from graded as g
+    group by g.l1, g.task_id
+),
+
+pairs as (
+    select
+        a.l1 as l1_a,
+        b.l1 as l1_b,
+        a.task_id,
+        a.accuracy as accuracy_a,
+        b.accuracy as accuracy_b,
+        b.accuracy - a.accuracy as accuracy_diff,
+        a.n_routed as n_routed_a,
+        b.n_routed as n_routed_b,
+        a.first_stamp as first_stamp_a,
+        a.last_stamp as last_stamp_a,
+        b.first_stamp as first_stamp_b,
+        b.last_stamp as last_stamp_b
+    from arms as a
+    inner join arms as b
+        on a.task_id = b.task_id and a.l1 < b.l1
+),
+
+compared as (
+    select
+        p.l1_a,
+        p.l1_b,
+        count(*) as n_pairs,
+        sum(p.n_routed_a) as n_routed_a,
+        sum(p.n_routed_b) as n_routed_b,
+        avg(p.accuracy_a) as accuracy_mean_a,
+        avg(p.accuracy_b) as accuracy_mean_b,
+        avg(p.accuracy_diff) as accuracy_diff_mean,
+        {{ cluster_se('p.accuracy_diff', '1') }} as accuracy_diff_se,
+        {{ arm_corr('p.accuracy_a', 'p.accuracy_b') }} as arm_corr,
+        min(p.first_stamp_a) as first_stamp_a,
+        max(p.last_stamp_a) as last_stamp_a,
+        min(p.first_stamp_b) as first_stamp_b,
+        max(p.last_stamp_b) as last_stamp_b
+    from pairs as p
+    group by p.l1_a, p.l1_b
+),
+
+tested as (
+    select
+        c.*,
+        'layered_router_pairs' as family,
+        {{ paired_t_p('c.accuracy_diff_mean', 'c.accuracy_diff_se', 'c.n_pairs - 1') }} as p_value
+    from compared as c
+),
+
+ranked as (
+    select
+        t.*,
+        count(*) over (partition by t.family) as family_size,
+        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
+        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size
+    from tested as t
+)
+
+select
+    r.l1_a,
+    r.l1_b,
+    cast(r.n_pairs as bigint) as n_pairs,
+    cast(r.n_routed_a as bigint) as n_routed_a,
+    cast(r.n_routed_b as bigint) as n_routed_b,
+    r.accuracy_mean_a,
+    r.accuracy_mean_b,
+    r.accuracy_diff_mean,
+    r.accuracy_diff_se,
+    {{ clustered_mean_bound('r.accuracy_diff_mean', 'r.accuracy_diff_se', 'r.n_pairs', 'r.n_pairs', 'low', lower=-1, upper=1) }}
+        as accuracy_diff_ci_low,
+    {{ clustered_mean_bound('r.accuracy_diff_mean', 'r.accuracy_diff_se', 'r.n_pairs', 'r.n_pairs', 'high', lower=-1, upper=1) }}
+        as accuracy_diff_ci_high,
+    cast({{ ci_null_reason('r.accuracy_diff_mean', 'r.n_pairs') }} as varchar) as accuracy_diff_ci_reason,
+    {{ t_min_detectable_difference('r.accuracy_diff_se', 'r.n_pairs') }} as accuracy_diff_mdd,
+    r.arm_corr,
+    cast(r.family as varchar) as family,
+    cast(r.family_size as bigint) as family_size,
+    r.p_value,
+    cast(r.p_family_size as bigint) as p_family_size,
+    {{ p_holm('r.p_value', 'r.p_rank', 'r.p_family_size', ['r.family']) }} as p_holm,
+    {{ p_bh('r.p_value', 'r.p_rank', 'r.p_family_size', ['r.family']) }} as p_bh,
+    r.first_stamp_a,
+    r.last_stamp_a,
+    r.first_stamp_b,
+    r.last_stamp_b,
+    least(r.first_stamp_a, r.first_stamp_b) as first_stamp,
+    greatest(r.last_stamp_a, r.last_stamp_b) as last_stamp
+from ranked as r

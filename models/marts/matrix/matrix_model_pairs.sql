@@ -1,0 +1,122 @@
+{#-
+  Cell vs cell (chat x coder model pairs), paired on the conversation scripts both cells ran, within one
+  (type, evidence_class): never across evidence classes (R08/R09). Per (cell, script) the pass fraction
+  over its turns and reps; d = cell_b - cell_a per script (cell_a sorts first); the mean of d with its
+  SE over scripts (one pair per script), the t(C-1) interval, MDD, the paired t-test p-value and Holm /
+  BH within the family of all cell pairs of one (type, evidence_class).
+-#}
+with turns as (
+    select * from {{ ref('fct_matrix_turns') }}
+    where evidence_class is not null and check_passed is not null
+),
+
+arms as (
+    select
+        t.turn_type,
+        t.evidence_class,
+        t.cell,
+        t.cluster_key as script,
+        count(*) as n_turns,
+        avg(case when t.check_passed then 1.0 else 0.0 end) as pass_fraction,
+        min(t.stamp) as first_stamp,
+        max(t.stamp) as last_stamp
+    from turns as t
+    group by t.turn_type, t.evidence_class, t.cell, t.cluster_key
+),
+
+pairs as (
+    select
+        a.turn_type,
+        a.evidence_class,
+        a.cell as cell_a,
+        b.cell as cell_b,
+        a.script,
+        a.pass_fraction as pass_fraction_a,
+        b.pass_fraction as pass_fraction_b,
+        b.pass_fraction - a.pass_fraction as pass_fraction_diff,
+        a.n_turns as n_turns_a,
+        b.n_turns as n_turns_b,
+        a.first_stamp as first_stamp_a,
+        a.last_stamp as last_stamp_a,
+        b.first_stamp as first_stamp_b,
+        b.last_stamp as last_stamp_b
+    from arms as a
+    inner join arms as b
+        on
+            a.turn_type = b.turn_type
+            and a.evidence_class = b.evidence_class
+            and a.script = b.script
+            and a.cell < b.cell
+),
+
+compared as (
+    select
+        p.turn_type,
+        p.evidence_class,
+        p.cell_a,
+        p.cell_b,
+        count(*) as n_pairs,
+        sum(p.n_turns_a) as n_turns_a,
+        sum(p.n_turns_b) as n_turns_b,
+        avg(p.pass_fraction_a) as pass_rate_a,
+        avg(p.pass_fraction_b) as pass_rate_b,
+        avg(p.pass_fraction_diff) as pass_rate_diff_mean,
+        {{ cluster_se('p.pass_fraction_diff', '1') }} as pass_rate_diff_se,
+        {{ arm_corr('p.pass_fraction_a', 'p.pass_fraction_b') }} as arm_corr,
+        min(p.first_stamp_a) as first_stamp_a,
+        max(p.last_stamp_a) as last_stamp_a,
+        min(p.first_stamp_b) as first_stamp_b,
+        max(p.last_stamp_b) as last_stamp_b
+    from pairs as p
+    group by p.turn_type, p.evidence_class, p.cell_a, p.cell_b
+),
+
+tested as (
+    select
+        c.*,
+        'matrix_model_pairs/' || c.turn_type || '/' || c.evidence_class as family,
+        {{ paired_t_p('c.pass_rate_diff_mean', 'c.pass_rate_diff_se', 'c.n_pairs - 1') }} as p_value
+    from compared as c
+),
+
+ranked as (
+    select
+        t.*,
+        count(*) over (partition by t.family) as family_size,
+        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
+        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size
+    from tested as t
+)
+
+select
+    r.turn_type as type,
+    r.evidence_class,
+    r.cell_a,
+    r.cell_b,
+    cast(r.n_pairs as bigint) as n_pairs,
+    cast(r.n_turns_a as bigint) as n_turns_a,
+    cast(r.n_turns_b as bigint) as n_turns_b,
+    r.pass_rate_a,
+    r.pass_rate_b,
+    r.pass_rate_diff_mean,
+    r.pass_rate_diff_se,
+    {{ clustered_mean_bound('r.pass_rate_diff_mean', 'r.pass_rate_diff_se', 'r.n_pairs', 'r.n_pairs', 'low', lower=-1, upper=1) }}
+        as pass_rate_diff_ci_low,
+    {{ clustered_mean_bound('r.pass_rate_diff_mean', 'r.pass_rate_diff_se', 'r.n_pairs', 'r.n_pairs', 'high', lower=-1, upper=1) }}
+        as pass_rate_diff_ci_high,
+    cast({{ ci_null_reason('r.pass_rate_diff_mean', 'r.n_pairs') }} as varchar) as pass_rate_diff_ci_reason,
+    {{ t_min_detectable_difference('r.pass_rate_diff_se', 'r.n_pairs') }} as pass_rate_diff_mdd,
+    r.arm_corr,
+    cast(r.family as varchar) as family,
+    cast(r.family_size as bigint) as family_size,
+    r.p_value,
+    cast(r.p_family_size as bigint) as p_family_size,
+    {{ p_holm('r.p_value', 'r.p_rank', 'r.p_family_size', ['r.family']) }} as p_holm,
+    {{ p_bh('r.p_value', 'r.p_rank', 'r.p_family_size', ['r.family']) }} as p_bh,
+    r.first_stamp_a,
+    r.last_stamp_a,
+    r.first_stamp_b,
+    r.last_stamp_b,
+    least(r.first_stamp_a, r.first_stamp_b) as first_stamp,
+    greatest(r.last_stamp_a, r.last_stamp_b) as last_stamp
+from ranked as r
