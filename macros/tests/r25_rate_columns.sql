@@ -51,7 +51,7 @@
         {%- endif -%}
         {%- do tables[r[0]].append((r[1], r[2])) -%}
     {%- endfor -%}
-    {%- set rate_re = '(^|_)(pass_rate|rate|mean|accuracy|average|share|proportion|fraction)(_|$)' -%}
+    {%- set rate_re = '(^|_)(pass_rate|rate|mean|accuracy|average|share|proportion|fraction|pass_at_k|pass_hat_k)(_|$)' -%}
     {#- not estimates themselves: interval bounds, standard errors, minimum detectable differences,
         correlations, p-values; and *_stored: what a log file claims (reconciled by R16 / R24, not an
         evalhouse estimate; the matching evalhouse figure sits beside it and is checked) -#}

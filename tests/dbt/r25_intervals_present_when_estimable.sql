@@ -20,6 +20,11 @@
 -- depends_on: {{ ref('layered_layer_costs') }}
 -- depends_on: {{ ref('layered_router_accuracy') }}
 -- depends_on: {{ ref('matrix_pass_rates') }}
+-- depends_on: {{ ref('big_model_pairs') }}
+-- depends_on: {{ ref('ce_pass_at_k') }}
+-- depends_on: {{ ref('layered_pipeline_pass_rates') }}
+-- depends_on: {{ ref('layered_router_pairs') }}
+-- depends_on: {{ ref('matrix_model_pairs') }}
 {%- set rates = r25_rate_columns('marts') %}
 {%- set checks = [] %}
 {%- for r in rates if r.lo is not none %}

@@ -28,6 +28,7 @@ arms as (
         avg(change) as change_arm,
         avg(regress) as regress_arm,
         count(*) as n_runs,
+        sum(change_assertions_total) as change_assertions_total,
         min(stamp) as first_stamp,
         max(stamp) as last_stamp
     from runs
@@ -50,6 +51,7 @@ pairs as (
         b.regress_arm - a.regress_arm as regress_diff,
         a.n_runs as n_runs_a,
         b.n_runs as n_runs_b,
+        coalesce(a.change_assertions_total, 0) + coalesce(b.change_assertions_total, 0) as change_assertions_total,
         a.first_stamp as first_stamp_a,
         a.last_stamp as last_stamp_a,
         b.first_stamp as first_stamp_b,
@@ -74,6 +76,7 @@ compared as (
         count(*) as n_pairs,
         sum(n_runs_a) as n_runs_a,
         sum(n_runs_b) as n_runs_b,
+        sum(change_assertions_total) as change_assertions_total,
         {%- for m in ['change', 'regress'] %}
         count({{ m }}_diff) as n_{{ m }}_pairs,
         avg(case when {{ m }}_diff is not null then {{ m }}_a end) as {{ m }}_mean_a,
@@ -120,6 +123,7 @@ select
     cast(r.n_pairs as bigint) as n_pairs,
     cast(r.n_runs_a as bigint) as n_runs_a,
     cast(r.n_runs_b as bigint) as n_runs_b,
+    cast(r.change_assertions_total as bigint) as change_assertions_total,
     cast(r.family as varchar) as family,
     cast(r.family_size as bigint) as family_size,
     {%- for m in ['change', 'regress'] %}
