@@ -53,7 +53,7 @@ RULES: dict[str, str] = {
     "R22": "Per turn, the four token buckets summed over messages equal the turn's `token_usage`.",
     "R23": "`total_cost_usd = agent + judge + simulator` wherever all three are known; judge and simulator spend never count as agent spend.",
     "R24": "Stored aggregates that disagree with the replicate rows (stale variant.json / experiment.json, old formulas) are flagged, never silently preferred.",
-    "R25": "Every rate or mean carries its denominator and an interval at the right unit: Wilson for independent binary outcomes, cluster-robust SE for grouped ones, paired differences for A/B and ablations.",
+    "R25": "Every rate or mean carries its denominator, its cluster count and an interval at the right unit: Wilson for independent binary outcomes; for grouped outcomes the CR1 SE with a t(C-1) critical value (means) or Wilson at the design-effect n (binary rates); paired differences with family-adjusted p-values for A/B, ablation and model-vs-model comparisons. No interval is zero-width around an interior value; the simulation study shows >= 92% coverage.",
     "R26": "Every fact row carries where it came from (source file, line or document, load id).",
 }
 
