@@ -277,6 +277,23 @@ CORR = OrderedDict([
 ])
 
 
+# (case_id, mean, se, n_clusters, n_obs, k, n): C = 2, SE = 0, p = 0 / 1, near-bound means, large C
+INFERENCE = OrderedDict([
+    ("inference_two_clusters", [("c2_interior", 0.6, 0.1, 2, 4, 3, 5), ("c2_se_zero", 0.5, 0.0, 2, 4, 2, 4)]),
+    ("inference_se_zero_and_bounds", [
+        ("all_pass", 1.0, 0.0, 4, 8, 8, 8), ("all_fail", 0.0, 0.0, 4, 8, 0, 8), ("agree_interior", 0.25, 0.0, 5, 20, 5, 20)]),
+    ("inference_near_bound_and_large_c", [
+        ("near_one_c8", 0.97, 0.012, 8, 16, 15, 16), ("typical_c6", 0.4, 0.08, 6, 30, 12, 30),
+        ("three_clusters", 0.8, 0.05, 3, 9, 7, 9), ("large_c", 0.55, 0.01, 150, 600, 330, 600),
+        ("one_cluster", 0.7, None, 1, 3, 2, 3)]),
+])
+P_ADJUST = OrderedDict([
+    ("p_adjust_holm_bh", [("f1", "a", 0.01), ("f1", "b", 0.04), ("f1", "c", 0.03), ("f1", "d", 0.2), ("f1", "e", None),
+                          ("f2", "a", 0.5), ("f2", "b", 0.5), ("f2", "c", 0.001)]),
+    ("p_adjust_single_test", [("solo", "a", 0.03)]),
+])
+
+
 # ----------------------------------------------------------------------------- expectations
 _near_boundary: list[str] = []
 
@@ -302,6 +319,9 @@ EDGE_NOTES = {
     "paired_diff_replicates_averaged_first": "Replicates are averaged per (pair, arm) before differencing; unpaired tasks ignored.",
     "paired_diff_single_cluster_is_null": "All pairs in one cluster: SE, interval and MDD are NULL.",
     "corr_degenerate_is_null": "Fewer than 2 pairs or a constant variable give NULL, not NaN.",
+    "inference_two_clusters": "C = 2 (t = 12.7): the plain t interval; SE = 0 gives Wilson, never [m, m].",
+    "inference_se_zero_and_bounds": "SE = 0 at p = 1, p = 0 and an interior mean: non-degenerate Wilson bounds.",
+    "inference_near_bound_and_large_c": "Near-bound mean (angular interval), C = 3 (t interval), C = 150 (Cornish-Fisher t), one cluster (NULL).",
 }
 
 
@@ -354,6 +374,45 @@ def unit_tests() -> list[dict]:
              for e, cl, pr, arm, i, s in rows], expect,
             "Paired difference (replicates averaged per pair and arm, clustered SE, CI in [-1, 1], MDD, arm correlation, "
             "McNemar on binary pairs) vs numpy/scipy.")
+    for name, cases in INFERENCE.items():
+        expect = []
+        for cid, m, se, c, n_obs, k, n in cases:
+            ulo, uhi = clustered_mean_ci(m, se, c, n_obs)
+            dlo, dhi = clustered_mean_ci(m, se, c, n_obs, -1.0, 1.0)
+            rlo, rhi = clustered_rate_ci(k, n, se, c)
+            expect.append({"case_id": cid, "mean_value": m, "se": se, "n_clusters": c, "n_obs": n_obs, "k": k, "n": n,
+                           "t975": r(t_crit(c - 1) if c >= 2 else None, cid),
+                           "unit_ci_low": r(ulo, cid), "unit_ci_high": r(uhi, cid),
+                           "diff_ci_low": r(dlo, cid), "diff_ci_high": r(dhi, cid),
+                           "rate_ci_low": r(rlo, cid), "rate_ci_high": r(rhi, cid),
+                           "mdd": r(mdd_t(se, c), cid), "p_value": r(paired_t_p(m, se, c), cid)})
+        add(name, "int_stats__inference", "stats_inference_cases",
+            [{"case_id": cid, "mean_value": m, "se": se, "n_clusters": c, "n_obs": n_obs, "k": k, "n": n}
+             for cid, m, se, c, n_obs, k, n in cases], expect,
+            "t quantile, clustered mean / rate intervals, t MDD and paired t p-value vs scipy.stats.t "
+            "(scripts/stats_oracle.py).")
+    for name, cases in P_ADJUST.items():
+        from statsmodels.stats.multitest import multipletests  # noqa: PLC0415
+        expect = []
+        fams = OrderedDict()
+        for fam, cid, p in cases:
+            fams.setdefault(fam, []).append((cid, p))
+        for fam, rows in fams.items():
+            real = [p for _, p in rows if p is not None]
+            holm = list(multipletests(real, method="holm")[1]) if real else []
+            bh = list(multipletests(real, method="fdr_bh")[1]) if real else []
+            i = 0
+            for cid, p in rows:
+                if p is None:
+                    expect.append({"family": fam, "case_id": cid, "p_value": None, "family_size": len(real),
+                                   "p_holm": None, "p_bh": None})
+                else:
+                    expect.append({"family": fam, "case_id": cid, "p_value": p, "family_size": len(real),
+                                   "p_holm": r(float(holm[i])), "p_bh": r(float(bh[i]))})
+                    i += 1
+        add(name, "int_stats__p_adjust", "stats_p_adjust_cases",
+            [{"family": f, "case_id": c, "p_value": p} for f, c, p in cases], expect,
+            "Holm and Benjamini-Hochberg vs statsmodels.stats.multitest.multipletests.")
     for name, cases in MDD.items():
         expect = []
         for cid, se in cases:
@@ -400,6 +459,9 @@ def seed_csvs() -> dict[str, str]:
             ["experiment_id", "cluster_id", "pair_id", "arm", "replicate_index", "score"], union(PAIRED)),
         "stats_mdd_cases.csv": csv_text(["case_id", "se"], union(MDD)),
         "stats_corr_cases.csv": csv_text(["group_id", "x", "y"], union(CORR)),
+        "stats_inference_cases.csv": csv_text(["case_id", "mean_value", "se", "n_clusters", "n_obs", "k", "n"],
+                                              union(INFERENCE)),
+        "stats_p_adjust_cases.csv": csv_text(["family", "case_id", "p_value"], union(P_ADJUST)),
     }
 
 

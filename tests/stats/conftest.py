@@ -12,7 +12,8 @@ from evalhouse.paths import FIXTURES_DIR
 from helpers import dbt, fresh_db
 
 MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons",
-         "ce_run_summaries", "ce_suite_results", "ce_criterion_stats", "layered_layer_costs", "fct_layered_measurements"]
+         "ce_run_summaries", "ce_suite_results", "ce_criterion_stats", "layered_layer_costs", "fct_layered_measurements",
+         "big_model_pairs", "ce_pass_at_k", "matrix_model_pairs", "layered_router_pairs", "layered_pipeline_pass_rates"]
 
 
 @pytest.fixture(scope="session")

@@ -355,3 +355,72 @@ def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
             assert close(lo, want_lo) and close(hi, want_hi), (measurement, layer, model, which, lo, hi)
             n_with_se += se is not None
     assert n_with_se > 0
+
+
+def test_big_model_pairs_recomputed_from_fct_big_runs(mart_db):
+    """Model vs model: replicates averaged per (scenario, model), d = b - a per scenario, t(C-1) interval,
+    paired t p-value, and Holm within the kind's family (statsmodels)."""
+    from statsmodels.stats.multitest import multipletests  # noqa: PLC0415
+
+    db = need(mart_db, "big_model_pairs")
+    arms = defaultdict(list)
+    for kind, brain, plan, model, scenario, change in query(
+            db, """select kind, with_brain, with_plan, model, scenario_id, change from marts.fct_big_runs
+                   where with_brain is not null and with_plan is not null and scenario_id is not null
+                     and model is not null and kind is not null"""):
+        arms[(kind, brain, plan, model, scenario)].append(change)
+
+    def avg(v):
+        v = [x for x in v if x is not None]
+        return sum(v) / len(v) if v else None
+
+    rows = query(db, """select kind, with_brain, with_plan, model_a, model_b, n_pairs, change_diff_mean, change_diff_se,
+                               change_diff_ci_low, change_diff_ci_high, change_p_value, change_p_holm, family
+                        from marts.big_model_pairs""")
+    assert rows
+    by_family = defaultdict(list)
+    for kind, brain, plan, a, b, n_pairs, mean, se, lo, hi, p, holm, family in rows:
+        scen = {s for (k, br, pl, m, s) in arms if (k, br, pl, m) == (kind, brain, plan, a)}
+        scen &= {s for (k, br, pl, m, s) in arms if (k, br, pl, m) == (kind, brain, plan, b)}
+        assert n_pairs == len(scen)
+        d = [avg(arms[(kind, brain, plan, b, s)]) - avg(arms[(kind, brain, plan, a, s)]) for s in sorted(scen)
+             if avg(arms[(kind, brain, plan, a, s)]) is not None and avg(arms[(kind, brain, plan, b, s)]) is not None]
+        want_mean = sum(d) / len(d) if d else None
+        want_se = oracle.cluster_se_two_pass(d, [1] * len(d))
+        assert close(mean, want_mean) and close(se, want_se), (kind, a, b, mean, want_mean, se, want_se)
+        want_lo, want_hi = oracle.clustered_mean_ci(want_mean, want_se, len(d), len(d), -1.0, 1.0)
+        assert close(lo, want_lo) and close(hi, want_hi)
+        assert close(p, oracle.paired_t_p(want_mean, want_se, len(d)))
+        assert family == f"big_model_pairs/{kind}"
+        by_family[family].append((p, holm))
+    for family, ps in by_family.items():
+        real = [(p, h) for p, h in ps if p is not None]
+        if real:
+            want = multipletests([p for p, _ in real], method="holm")[1]
+            assert all(close(h, float(w)) for (_, h), w in zip(real, want)), family
+
+
+def test_ce_pass_at_k_recomputed_with_scipy_comb(mart_db):
+    """pass@k = 1 - C(n - c, k) / C(n, k) and pass^k = C(c, k) / C(n, k) per task, averaged over the tasks
+    with n >= k; at the largest k every task reaches, pass^k is the all-replicates-pass share."""
+    from scipy.special import comb  # noqa: PLC0415
+
+    db = need(mart_db, "ce_pass_at_k")
+    folds = defaultdict(list)
+    for run_id, variant_id, regime, n, c in query(
+            db, """select run_id, variant_id, system_prompt_regime, n_graded, n_succeeded
+                   from intermediate.int_ce_v__regime_task_folds where n_graded > 0"""):
+        folds[(run_id, variant_id, regime)].append((n, c))
+    rows = query(db, """select run_id, variant_id, system_prompt_regime, k, n_tasks, pass_at_k, pass_hat_k,
+                               pass_at_k_se, pass_at_k_ci_low, pass_at_k_ci_high from marts.ce_pass_at_k""")
+    assert rows
+    for run_id, variant_id, regime, k, n_tasks, pak, phk, se, lo, hi in rows:
+        tasks = [(n, c) for n, c in folds[(run_id, variant_id, regime)] if n >= k]
+        assert n_tasks == len(tasks) > 0
+        at = [1 - comb(n - c, k) / comb(n, k) for n, c in tasks]
+        hat = [comb(c, k) / comb(n, k) for n, c in tasks]
+        assert close(pak, sum(at) / len(at)) and close(phk, sum(hat) / len(hat)), (run_id, variant_id, k)
+        want_se = oracle.cluster_se_two_pass(at, [1] * len(at))
+        assert close(se, want_se)
+        want_lo, want_hi = oracle.clustered_mean_ci(sum(at) / len(at), want_se, len(at), len(at))
+        assert close(lo, want_lo) and close(hi, want_hi), (run_id, variant_id, k, lo, hi, want_lo, want_hi)
