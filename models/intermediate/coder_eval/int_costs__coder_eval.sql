@@ -26,7 +26,11 @@ select
     case when r.n_provider_calls > 0 then r.provider_actual_cost_usd end as actual_cost_usd,
     r.source_file,
     cast(null as bigint) as source_line,
-    r.load_id
+    r.load_id,
+    r.started_at_is_naive as stamp_is_naive,
+    r.run_id,
+    r.variant_id,
+    r.task_id
 from replicates as r
 where r.uncached_input_tokens is not null
 union all
@@ -43,5 +47,9 @@ select
     cast(null as double) as actual_cost_usd,
     j.source_file,
     cast(null as bigint) as source_line,
-    j.load_id
+    j.load_id,
+    j.priced_at_is_naive as stamp_is_naive,
+    j.run_id,
+    j.variant_id,
+    j.task_id
 from judge_usage as j

@@ -20,5 +20,9 @@ select
     cast(null as double) as actual_cost_usd,
     r.source_file,
     r.source_line,
-    r.load_id
+    r.load_id,
+    r.stamp_is_naive,
+    r.run_key as run_id,
+    cast(null as varchar) as variant_id,
+    r.scenario_id as task_id
 from {{ ref('stg_big__runs') }} as r

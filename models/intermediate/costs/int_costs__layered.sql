@@ -21,7 +21,11 @@ select
     cast(null as double) as actual_cost_usd,
     m.source_file,
     m.source_line,
-    m.load_id
+    m.load_id,
+    m.stamp_is_naive,
+    m.pipeline as run_id,
+    cast(null as varchar) as variant_id,
+    m.task_id
 from {{ ref('int_layered__measurements') }} as m
 where
     m.is_standalone

@@ -16,5 +16,9 @@ select
     cast(null as double) as actual_cost_usd,
     t.source_file,
     t.source_line,
-    t.load_id
+    t.load_id,
+    t.stamp_is_naive,
+    t.cell as run_id,
+    cast(null as varchar) as variant_id,
+    t.scenario_id as task_id
 from {{ ref('int_matrix__turns') }} as t

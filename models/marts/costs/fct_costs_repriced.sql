@@ -124,6 +124,28 @@ methods as (
                 then 'superseded_rate_correction'
         end as repricing_method
     from priced as p
+),
+
+-- the best-known cost of every record and what it rests on (contract: cost_basis)
+best as (
+    select
+        m.*,
+        case
+            when m.repricing_method = 'per_request_actual' then 'actual'
+            when m.repricing_method = 'per_request_static_fallback' then 'estimate'
+            when m.repricing_method = 'tokens' then 'repriced'
+            when m.repricing_method = 'superseded_rate_correction' then 'corrected'
+            -- no tokens, but the row in force when the harness logged the cost is a current (never
+            -- superseded) row of the card: the harness's own dated table priced it
+            when
+                m.has_no_tokens and m.cost_usd_logged is not null and m.rate_id is not null
+                and m.superseded_rate_id is null and m.billing = 'per_token'
+                then 'logged_current'
+            else 'unpriced'
+        end as cost_basis,
+        -- a logged 0.0 for a model on no rate card is the harness's "unknown", not a free call (R13)
+        not m.model_on_rate_card and m.cost_usd_logged = 0 as is_logged_zero_unpriced
+    from methods as m
 )
 
 select
@@ -136,8 +158,26 @@ select
     mt.cache_read_tokens,
     mt.cache_write_tokens,
     mt.output_tokens,
-    mt.cost_usd_logged,
+    case when not mt.is_logged_zero_unpriced then mt.cost_usd_logged end as cost_usd_logged,
+    mt.cost_usd_logged as cost_usd_logged_raw,
     mt.actual_cost_usd,
+    mt.cost_basis,
+    case mt.cost_basis
+        when 'actual' then mt.actual_cost_usd
+        when 'estimate' then mt.token_cost_usd
+        when 'repriced' then mt.token_cost_usd
+        when 'corrected' then mt.cost_usd_logged * mt.correction_factor
+        when 'logged_current' then mt.cost_usd_logged
+    end as cost_usd_best,
+    mt.cost_basis = 'estimate' as cost_is_estimate,
+    case
+        when mt.cost_basis = 'corrected' then mt.correcting_rate_date
+        when mt.cost_basis <> 'unpriced' then mt.rate_date
+    end as rate_row_date,
+    case
+        when mt.cost_basis = 'corrected' then mt.correcting_rate_id
+        when mt.cost_basis <> 'unpriced' then mt.rate_id
+    end as best_rate_id,
     case mt.repricing_method
         when 'per_request_actual' then mt.actual_cost_usd
         when 'per_request_static_fallback' then mt.token_cost_usd
@@ -173,10 +213,15 @@ select
         when mt.repricing_method is not null then mt.rate_date
         else v.rate_card_date
     end as price_table_date,
-    mt.repricing_method is not null as cost_complete,
+    mt.repricing_method is not null and mt.cost_basis <> 'estimate' as cost_complete,
+    mt.cost_basis in ('actual', 'repriced', 'corrected', 'logged_current') as cost_best_complete,
     mt.priced_at as stamp,
+    mt.stamp_is_naive,
+    mt.run_id,
+    mt.variant_id,
+    mt.task_id,
     mt.source_file,
     mt.source_line,
     mt.load_id
-from methods as mt
+from best as mt
 cross join rate_card_version as v
