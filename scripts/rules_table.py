@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R26 is enforced, and render docs/rules.md.
+"""Discover how each admissibility rule R01-R27 is enforced, and render docs/rules.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml
@@ -55,6 +55,7 @@ RULES: dict[str, str] = {
     "R24": "Stored aggregates that disagree with the replicate rows (stale variant.json / experiment.json, old formulas) are flagged, never silently preferred.",
     "R25": "Every rate or mean carries its denominator, its cluster count and an interval at the right unit: Wilson for independent binary outcomes; for grouped outcomes the CR1 SE with a t(C-1) critical value (means) or Wilson at the design-effect n (binary rates); paired differences with family-adjusted p-values for A/B, ablation and model-vs-model comparisons. No interval is zero-width around an interior value; the simulation study shows >= 92% coverage.",
     "R26": "Every fact row carries where it came from (source file, line or document, load id).",
+    "R27": "A logged cost agrees with the rate-card row in force when it was logged (its tokens at that row, within 0.5%); a disagreement is a finding naming the row it matches instead (a superseded row: a stale price table), and the record is quoted at its best-known cost.",
 }
 
 RULE_IDS = list(RULES)

@@ -22,6 +22,7 @@
     'int_dq__r21_ce_variant_grain',
     'int_dq__r24_ce_variant_stale',
     'int_dq__r15_ce_report_counts',
+    'int_dq__r27_logged_cost_audit',
 ] -%}
 
 with
