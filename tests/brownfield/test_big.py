@@ -23,7 +23,6 @@ from helpers import FIXTURES, dbt, fresh_db, query, run_results
 
 CLEAN = FIXTURES / "brownfield" / "clean" / "logs_big"
 DIRTY = FIXTURES / "brownfield" / "dirty" / "logs_big"
-Z = 1.959963984540054
 
 # models: the big marts, data_quality_findings and everything upstream of them; tests: only the big
 # family's own (dbt tests and unit tests of other families are left to their own suites)
@@ -275,6 +274,29 @@ def _clip(x, lo=0.0, hi=1.0):
     return None if x is None else min(hi, max(lo, x))
 
 
+def _wilson(p, n, crit):
+    d = 1 + crit * crit / n
+    c, h = (p + crit * crit / (2 * n)) / d, crit / d * math.sqrt(max(0.0, p * (1 - p) / n + crit * crit / (4 * n * n)))
+    return (0.0 if p <= 0 else max(0.0, c - h)), (1.0 if p >= 1 else min(1.0, c + h))
+
+
+def _interval(mean, se, n_clusters, n_obs, lo=0.0, hi=1.0):
+    """The contract's clustered interval, written out independently of the SQL and of the stats oracle:
+    t(C-1); the angular scale for a unit-range mean with C >= 4; Wilson at n when SE = 0; NULL below 2."""
+    from scipy import stats  # noqa: PLC0415
+
+    if mean is None or se is None or n_clusters < 2:
+        return None, None
+    t = float(stats.t.ppf(0.975, n_clusters - 1))
+    if se <= 1e-12:
+        wl, wh = _wilson((mean - lo) / (hi - lo), n_obs, t)
+        return lo + (hi - lo) * wl, lo + (hi - lo) * wh
+    if (lo, hi) == (0.0, 1.0) and 0 < mean < 1 and n_clusters >= 4:
+        a, sa = math.asin(math.sqrt(mean)), se / (2 * math.sqrt(mean * (1 - mean)))
+        return math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
+    return _clip(mean - t * se, lo, hi), _clip(mean + t * se, lo, hi)
+
+
 def _close(a, b, tol=1e-9):
     if a is None or b is None:
         return a is None and b is None
@@ -303,10 +325,14 @@ def test_marts_match_independent_python_computation(clean):
         assert mart == ("awareness_rates" if key[0] == "awareness" else "big_rates")
         cm, cse = _cluster_mean_se([(r["scenario"], r["change"]) for r in rs])
         rm, rse = _cluster_mean_se([(r["scenario"], r["regress"]) for r in rs])
+        c_clusters = len({r["scenario"] for r in rs if r["change"] is not None})
+        r_clusters = len({r["scenario"] for r in rs if r["regress"] is not None})
+        c_iv = _interval(cm, cse, c_clusters, sum(1 for r in rs if r["change"] is not None))
+        r_iv = _interval(rm, rse, r_clusters, sum(1 for r in rs if r["regress"] is not None))
         exp = [
             len(rs), len({r["scenario"] for r in rs}), sum(r["n_assert"] for r in rs),
-            cm, _clip(cm - Z * cse) if cse is not None else None, _clip(cm + Z * cse) if cse is not None else None,
-            rm, _clip(rm - Z * rse) if rse is not None else None, _clip(rm + Z * rse) if rse is not None else None,
+            cm, c_iv[0], c_iv[1],
+            rm, r_iv[0], r_iv[1],
             sum(1 for r in rs if r["change"] == 1.0 and r["regress"] is not None and r["regress"] < 1.0),
         ]
         for i, e in enumerate(exp):
@@ -344,10 +370,13 @@ def test_ablation_pairs_match_independent_python_computation(clean):
             assert row[3] == len(pairs)
             assert _close(row[4], mean) and _close(row[5], se)
             if se is not None:
-                assert _close(row[6], _clip(mean - Z * se, -1, 1)) and _close(row[7], _clip(mean + Z * se, -1, 1))
+                lo, hi = _interval(mean, se, len({p[0] for p in pairs}), len(pairs), -1.0, 1.0)
+                assert _close(row[6], lo) and _close(row[7], hi)
             assert _close(row[8], sum(p[2] for p in pairs) / len(pairs))
             assert _close(row[9], sum(p[3] for p in pairs) / len(pairs))
-            if len(pairs) >= 3 and row[10] is not None:
+            if len(pairs) < 3:
+                assert row[10] is None  # a correlation of 2 points is +-1 by construction
+            elif row[10] is not None:
                 xs, ys = [p[2] for p in pairs], [p[3] for p in pairs]
                 mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
                 cov = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
