@@ -27,7 +27,6 @@ from evalhouse.load import load_paths
 from helpers import FIXTURES, dbt, fresh_db, query, run_results
 
 CORPUS = FIXTURES / "coder_eval"
-Z = 1.959963984540054
 MY_MODELS = ("+ce_variant_rates +ce_variant_comparisons +ce_suite_results "
              "+int_dq__r21_ce_variant_grain +int_dq__r24_ce_variant_stale").split()
 ERROR_TESTS = ["r17_ce_variant_average_score", "r20_ce_variant_rates_single_regime",
@@ -167,10 +166,38 @@ def _replicates():
     return out
 
 
-def _wilson(k, n):
-    c = (k + Z * Z / 2) / (n + Z * Z)
-    h = Z * math.sqrt(k * (n - k) / n + Z * Z / 4) / (n + Z * Z)
-    return max(0.0, c - h), min(1.0, c + h)
+def _wilson_at(p, n, crit):
+    d = 1 + crit * crit / n
+    c, h = (p + crit * crit / (2 * n)) / d, crit / d * math.sqrt(max(0.0, p * (1 - p) / n + crit * crit / (4 * n * n)))
+    return (0.0 if p <= 0 else max(0.0, c - h)), (1.0 if p >= 1 else min(1.0, c + h))
+
+
+def _t(n_clusters):
+    from scipy import stats  # noqa: PLC0415
+
+    return float(stats.t.ppf(0.975, n_clusters - 1))
+
+
+def _clustered_rate_ci(k, n, se, n_clusters):
+    """Replicates of one task are one cluster: Wilson at the design-effect n with t(C-1)."""
+    if n_clusters < 2:
+        return None, None
+    p = k / n
+    n_eff = n if k in (0, n) or se is None or se <= 1e-12 else min(n, p * (1 - p) / se ** 2)
+    return _wilson_at(p, n_eff, _t(n_clusters))
+
+
+def _unit_mean_ci(m, se, n_clusters, n_obs):
+    """A score mean in [0, 1]: t(C-1) on the angular scale (C >= 4), plain t (C < 4), Wilson at SE = 0."""
+    if m is None or se is None or n_clusters < 2:
+        return None, None
+    t = _t(n_clusters)
+    if se <= 1e-12:
+        return _wilson_at(m, n_obs, t)
+    if 0 < m < 1 and n_clusters >= 4:
+        a, sa = math.asin(math.sqrt(m)), se / (2 * math.sqrt(m * (1 - m)))
+        return math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
+    return max(0.0, min(1.0, m - t * se)), max(0.0, min(1.0, m + t * se))
 
 
 def _cluster_se(clusters):
@@ -200,7 +227,11 @@ def _oracle_rates():
         else:
             avg = sum(x for c in clusters for x in c) / len(graded)
             se = _cluster_se(clusters)
-            row.update(pass_rate=succ / len(graded), ci=_wilson(succ, len(graded)), avg=avg, se=se)
+            passed = [[1.0 if c == "succeeded" else 0.0 for c, _s in t if c != "ungraded"] for t in tasks.values()]
+            passed = [c for c in passed if c]
+            ci = _clustered_rate_ci(succ, len(graded), _cluster_se(passed), len(passed))
+            row.update(pass_rate=succ / len(graded), ci=ci, avg=avg, se=se,
+                       avg_ci=_unit_mean_ci(avg, se, len(clusters), len(graded)))
         rows[key] = row
     return rows
 
@@ -224,7 +255,7 @@ def test_ce_variant_rates_python_oracle(corpus):
         assert _close(pr, w["pass_rate"]) and _close(lo, w["ci"][0]) and _close(hi, w["ci"][1]), key
         assert _close(avg, w["avg"]) and _close(se, w["se"]), key
         if w["se"] is not None:
-            assert _close(alo, max(0.0, w["avg"] - Z * w["se"])) and _close(ahi, min(1.0, w["avg"] + Z * w["se"])), key
+            assert _close(alo, w["avg_ci"][0]) and _close(ahi, w["avg_ci"][1]), key
         else:
             assert alo is None and ahi is None, key
     # sanity: the oracle covers the interesting cases (legacy pre_append, a nothing-measured stratum)
