@@ -7,8 +7,9 @@
 -#}
 
 {#-
-  Student-t quantile t(df, p) for p in the generated table (0.975, 0.9, 0.8): a constant per
-  df = 1..100 (scipy, scripts/gen_t_quantiles.py), the four-term Cornish-Fisher expansion
+  Student-t quantile t(df, p) for p in the generated table (0.975, 0.9, 0.8): for df = 1..100 the
+  scipy value, picked from one comma-separated string literal (split_part: one node for the parser, the
+  same text on every engine; scripts/gen_t_quantiles.py), the four-term Cornish-Fisher expansion
   (Abramowitz & Stegun 26.7.5) beyond, where its error is below 1e-10. NULL when df is NULL or < 1.
 -#}
 {% macro t_quantile(df, p=0.975) -%}
@@ -22,11 +23,12 @@
     {%- set g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384 -%}
     {%- set g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160 -%}
     {%- set d = 'cast((' ~ df ~ ') as double)' -%}
+    {%- set values = [] -%}
+    {%- for q in table[p]['t'] -%}{%- do values.append('%.17g' | format(q)) -%}{%- endfor -%}
     (case
         when ({{ df }}) is null or ({{ df }}) < 1 then cast(null as double)
-        {%- for q in table[p]['t'] %}
-        when ({{ df }}) = {{ loop.index }} then cast({{ '%.17g' | format(q) }} as double)
-        {%- endfor %}
+        when ({{ df }}) <= {{ values | length }}
+            then cast(split_part('{{ values | join(",") }}', ',', cast(({{ df }}) as integer)) as double)
         else {{ '%.17g' | format(z) }} + {{ '%.17g' | format(g1) }} / {{ d }}
             + {{ '%.17g' | format(g2) }} / power({{ d }}, 2) + {{ '%.17g' | format(g3) }} / power({{ d }}, 3)
             + {{ '%.17g' | format(g4) }} / power({{ d }}, 4)

@@ -67,6 +67,7 @@ at_rows as (
 judged as (
     select
         a.*,
+        a.in_force and a.superseded_by is null as is_current_in_force,
         abs(a.cost_usd_logged - a.cost_at_row) <= greatest(1e-6, 0.005 * abs(a.cost_at_row)) as agrees
     from at_rows as a
 ),
@@ -80,9 +81,9 @@ per_record as (
         max(case when j.in_force and j.superseded_by is null then j.cost_at_row end) as cost_in_force,
         bool_or(j.in_force and j.superseded_by is null and j.agrees) as agrees_in_force,
         -- the row the logged cost matches instead: a superseded row first, else any other row
-        min(case when j.agrees and not (j.in_force and j.superseded_by is null) and j.superseded_by is not null
-            then j.rate_id end) as matching_superseded,
-        min(case when j.agrees and not (j.in_force and j.superseded_by is null) then j.rate_id end) as matching_other
+        min(case when j.agrees and not j.is_current_in_force and j.superseded_by is not null then j.rate_id end)
+            as matching_superseded,
+        min(case when j.agrees and not j.is_current_in_force then j.rate_id end) as matching_other
     from judged as j
     group by j.source_family, j.record_key
 )

@@ -156,10 +156,10 @@ tested as (
         cs.regress_diff_se,
         cs.n_change_clusters,
         cs.n_regress_clusters,
-        'big_ablation_pairs/' || ps.ablation || '/' || ps.kind as family,
         {%- for m in ['change', 'regress'] %}
-        {{ paired_t_p('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', 'cs.n_' ~ m ~ '_clusters - 1') }} as {{ m }}_p_value{{ ',' if not loop.last }}
+            {{ paired_t_p('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', 'cs.n_' ~ m ~ '_clusters - 1') }} as {{ m }}_p_value,
         {%- endfor %}
+        'big_ablation_pairs/' || ps.ablation || '/' || ps.kind as family
     from pair_stats as ps
     inner join cluster_stats as cs
         on
@@ -172,11 +172,11 @@ tested as (
 ranked as (
     select
         t.*,
-        count(*) over (partition by t.family) as family_size,
         {%- for m in ['change', 'regress'] %}
-        {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
-        {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size{{ ',' if not loop.last }}
+            {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
+            {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size,
         {%- endfor %}
+        count(*) over (partition by t.family) as family_size
     from tested as t
 )
 

@@ -78,12 +78,12 @@ compared as (
         sum(n_runs_b) as n_runs_b,
         sum(change_assertions_total) as change_assertions_total,
         {%- for m in ['change', 'regress'] %}
-        count({{ m }}_diff) as n_{{ m }}_pairs,
-        avg(case when {{ m }}_diff is not null then {{ m }}_a end) as {{ m }}_mean_a,
-        avg(case when {{ m }}_diff is not null then {{ m }}_b end) as {{ m }}_mean_b,
-        avg({{ m }}_diff) as {{ m }}_diff_mean,
-        {{ cluster_se(m ~ '_diff', '1') }} as {{ m }}_diff_se,
-        {{ arm_corr(m ~ '_a', m ~ '_b') }} as {{ m }}_arm_corr,
+            count({{ m }}_diff) as n_{{ m }}_pairs,
+            avg(case when {{ m }}_diff is not null then {{ m }}_a end) as {{ m }}_mean_a,
+            avg(case when {{ m }}_diff is not null then {{ m }}_b end) as {{ m }}_mean_b,
+            avg({{ m }}_diff) as {{ m }}_diff_mean,
+            {{ cluster_se(m ~ '_diff', '1') }} as {{ m }}_diff_se,
+            {{ arm_corr(m ~ '_a', m ~ '_b') }} as {{ m }}_arm_corr,
         {%- endfor %}
         min(first_stamp_a) as first_stamp_a,
         max(last_stamp_a) as last_stamp_a,
@@ -96,21 +96,21 @@ compared as (
 tested as (
     select
         c.*,
-        'big_model_pairs/' || c.kind as family,
         {%- for m in ['change', 'regress'] %}
-        {{ paired_t_p('c.' ~ m ~ '_diff_mean', 'c.' ~ m ~ '_diff_se', 'c.n_' ~ m ~ '_pairs - 1') }} as {{ m }}_p_value{{ ',' if not loop.last }}
+            {{ paired_t_p('c.' ~ m ~ '_diff_mean', 'c.' ~ m ~ '_diff_se', 'c.n_' ~ m ~ '_pairs - 1') }} as {{ m }}_p_value,
         {%- endfor %}
+        'big_model_pairs/' || c.kind as family
     from compared as c
 ),
 
 ranked as (
     select
         t.*,
-        count(*) over (partition by t.family) as family_size,
         {%- for m in ['change', 'regress'] %}
-        {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
-        {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size{{ ',' if not loop.last }}
+            {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
+            {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size,
         {%- endfor %}
+        count(*) over (partition by t.family) as family_size
     from tested as t
 )
 
@@ -127,22 +127,22 @@ select
     cast(r.family as varchar) as family,
     cast(r.family_size as bigint) as family_size,
     {%- for m in ['change', 'regress'] %}
-    cast(r.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
-    cast(r.{{ m }}_mean_a as double) as {{ m }}_mean_a,
-    cast(r.{{ m }}_mean_b as double) as {{ m }}_mean_b,
-    cast(r.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
-    cast(r.{{ m }}_diff_se as double) as {{ m }}_diff_se,
-    {{ clustered_mean_bound('r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs',
-                            'low', lower=-1, upper=1) }} as {{ m }}_diff_ci_low,
-    {{ clustered_mean_bound('r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs',
-                            'high', lower=-1, upper=1) }} as {{ m }}_diff_ci_high,
-    cast({{ ci_null_reason('r.' ~ m ~ '_diff_mean', 'r.n_' ~ m ~ '_pairs') }} as varchar) as {{ m }}_diff_ci_reason,
-    {{ t_min_detectable_difference('r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs') }} as {{ m }}_diff_mdd,
-    cast(r.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
-    cast(r.{{ m }}_p_value as double) as {{ m }}_p_value,
-    cast(r.{{ m }}_family_size as bigint) as {{ m }}_family_size,
-    {{ p_holm('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size', ['r.family']) }} as {{ m }}_p_holm,
-    {{ p_bh('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size', ['r.family']) }} as {{ m }}_p_bh,
+        cast(r.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
+        cast(r.{{ m }}_mean_a as double) as {{ m }}_mean_a,
+        cast(r.{{ m }}_mean_b as double) as {{ m }}_mean_b,
+        cast(r.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
+        cast(r.{{ m }}_diff_se as double) as {{ m }}_diff_se,
+        {{ clustered_mean_bound('r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs',
+                                'low', lower=-1, upper=1) }} as {{ m }}_diff_ci_low,
+        {{ clustered_mean_bound('r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs',
+                                'high', lower=-1, upper=1) }} as {{ m }}_diff_ci_high,
+        cast({{ ci_null_reason('r.' ~ m ~ '_diff_mean', 'r.n_' ~ m ~ '_pairs') }} as varchar) as {{ m }}_diff_ci_reason,
+        {{ t_min_detectable_difference('r.' ~ m ~ '_diff_se', 'r.n_' ~ m ~ '_pairs') }} as {{ m }}_diff_mdd,
+        cast(r.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
+        cast(r.{{ m }}_p_value as double) as {{ m }}_p_value,
+        cast(r.{{ m }}_family_size as bigint) as {{ m }}_family_size,
+        {{ p_holm('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size', ['r.family']) }} as {{ m }}_p_holm,
+        {{ p_bh('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size', ['r.family']) }} as {{ m }}_p_bh,
     {%- endfor %}
     cast(r.first_stamp_a as timestamptz) as first_stamp_a,
     cast(r.last_stamp_a as timestamptz) as last_stamp_a,
