@@ -48,3 +48,24 @@
         when {{ rate }} is not null then {{ clustered_rate_bound(k, n, se, n_clusters, 'high') }}
     end as {{ prefix }}_ci_high
 {%- endmacro %}
+
+{#-
+  The column block of one PAIRED difference in [-1, 1] over C clusters of pairs: <prefix>_ci_low,
+  <prefix>_ci_high (t(C-1), clustered_mean_bound), <prefix>_ci_reason, and the t MDD as `mdd_name`
+  (default <prefix>_mdd).
+-#}
+{% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none) -%}
+    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'low', lower=-1, upper=1) }} as {{ prefix }}_ci_low,
+    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'high', lower=-1, upper=1) }} as {{ prefix }}_ci_high,
+    cast({{ ci_null_reason(mean, n_clusters) }} as varchar) as {{ prefix }}_ci_reason,
+    {{ t_min_detectable_difference(se, n_clusters) }} as {{ mdd_name or prefix ~ '_mdd' }}
+{%- endmacro %}
+
+{#-
+  The multiplicity columns of one p-value within a family (ranked in an earlier CTE with
+  p_adjust_rank / p_family_size): <prefix>p_holm and <prefix>p_bh.
+-#}
+{% macro p_adjusted_columns(p, rank, size, family, prefix='') -%}
+    {{ p_holm(p, rank, size, [family]) }} as {{ prefix }}p_holm,
+    {{ p_bh(p, rank, size, [family]) }} as {{ prefix }}p_bh
+{%- endmacro %}
