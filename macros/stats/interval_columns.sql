@@ -1,8 +1,9 @@
 {#-
   The interval column block of one clustered mean: <prefix>_se, <prefix>_ci_low, <prefix>_ci_high,
   each NULL when `mean` is NULL (no measured rows). The interval is clustered_mean_bound (macros/
-  stats/inference.sql): on the unit range the design-effect Wilson interval with t(C-1), otherwise
-  mean -/+ t(C-1, 0.975) * SE clipped to [lower, upper] (none = unbounded); NULL when C < 2.
+  stats/inference.sql): on the unit range with C >= 4 the angular t(C-1) interval, otherwise
+  mean -/+ t(C-1, 0.975) * SE clipped to [lower, upper] (none = unbounded); Wilson at n_obs when
+  SE = 0 on a bounded range; NULL when C < 2.
   widen_to_mean=true clips to [least(0, mean), greatest(1, mean)] (a score normally in [0, 1]
   that the logs may exceed).
 -#}

@@ -7,36 +7,24 @@
 {% macro stats_z95() -%}1.959963984540054{%- endmacro %}
 
 {#-
-  Wilson score interval for k successes out of n trials (Wilson 1927).
+  Wilson score interval for k successes out of n trials (Wilson 1927), z = 1.959963984540054:
     centre = (k + z^2/2) / (n + z^2),  half = z * sqrt(k*(n-k)/n + z^2/4) / (n + z^2)
   NULL when n is NULL or n <= 0 or k is outside [0, n]. k = 0 gives low = 0 exactly and
-  k = n gives high = 1 exactly.
+  k = n gives high = 1 exactly. The formula is wilson_bound (macros/stats/inference.sql) at p = k/n
+  with the z critical value; the clustered rates use the same macro at a design-effect n with t(C-1).
 -#}
 {% macro wilson_low(k, n) -%}
-    (case
-        when ({{ n }}) is null or ({{ k }}) is null or ({{ n }}) <= 0 or ({{ k }}) < 0 or ({{ k }}) > ({{ n }}) then null
-        when ({{ k }}) = 0 then cast(0 as double)
-        else greatest(cast(0 as double), (
-            cast(({{ k }}) as double) + {{ stats_z95() }} * {{ stats_z95() }} / 2
-            - {{ stats_z95() }} * sqrt(
-                cast(({{ k }}) as double) * (cast(({{ n }}) as double) - cast(({{ k }}) as double)) / cast(({{ n }}) as double)
-                + {{ stats_z95() }} * {{ stats_z95() }} / 4
-            )
-        ) / (cast(({{ n }}) as double) + {{ stats_z95() }} * {{ stats_z95() }}))
-    end)
+    {{ stats_wilson_kn(k, n, 'low') }}
 {%- endmacro %}
 
 {% macro wilson_high(k, n) -%}
+    {{ stats_wilson_kn(k, n, 'high') }}
+{%- endmacro %}
+
+{% macro stats_wilson_kn(k, n, side) -%}
     (case
         when ({{ n }}) is null or ({{ k }}) is null or ({{ n }}) <= 0 or ({{ k }}) < 0 or ({{ k }}) > ({{ n }}) then null
-        when ({{ k }}) = ({{ n }}) then cast(1 as double)
-        else least(cast(1 as double), (
-            cast(({{ k }}) as double) + {{ stats_z95() }} * {{ stats_z95() }} / 2
-            + {{ stats_z95() }} * sqrt(
-                cast(({{ k }}) as double) * (cast(({{ n }}) as double) - cast(({{ k }}) as double)) / cast(({{ n }}) as double)
-                + {{ stats_z95() }} * {{ stats_z95() }} / 4
-            )
-        ) / (cast(({{ n }}) as double) + {{ stats_z95() }} * {{ stats_z95() }}))
+        else {{ wilson_bound('cast((' ~ k ~ ') as double) / (' ~ n ~ ')', n, stats_z95(), side) }}
     end)
 {%- endmacro %}
 
