@@ -143,6 +143,12 @@ best as (
                 then 'logged_current'
             else 'unpriced'
         end as cost_basis,
+        case m.repricing_method
+            when 'per_request_actual' then m.actual_cost_usd
+            when 'per_request_static_fallback' then m.token_cost_usd
+            when 'tokens' then m.token_cost_usd
+            when 'superseded_rate_correction' then m.cost_usd_logged * m.correction_factor
+        end as cost_usd_repriced,
         -- a logged 0.0 for a model on no rate card is the harness's "unknown", not a free call (R13)
         not m.model_on_rate_card and m.cost_usd_logged = 0 as is_logged_zero_unpriced
     from methods as m
@@ -162,13 +168,9 @@ select
     mt.cost_usd_logged as cost_usd_logged_raw,
     mt.actual_cost_usd,
     mt.cost_basis,
-    case mt.cost_basis
-        when 'actual' then mt.actual_cost_usd
-        when 'estimate' then mt.token_cost_usd
-        when 'repriced' then mt.token_cost_usd
-        when 'corrected' then mt.cost_usd_logged * mt.correction_factor
-        when 'logged_current' then mt.cost_usd_logged
-    end as cost_usd_best,
+    -- the repriced cost where there is one, else the logged cost the current row priced
+    coalesce(mt.cost_usd_repriced, case when mt.cost_basis = 'logged_current' then mt.cost_usd_logged end)
+        as cost_usd_best,
     mt.cost_basis = 'estimate' as cost_is_estimate,
     case
         when mt.cost_basis = 'corrected' then mt.correcting_rate_date
@@ -178,12 +180,7 @@ select
         when mt.cost_basis = 'corrected' then mt.correcting_rate_id
         when mt.cost_basis <> 'unpriced' then mt.rate_id
     end as best_rate_id,
-    case mt.repricing_method
-        when 'per_request_actual' then mt.actual_cost_usd
-        when 'per_request_static_fallback' then mt.token_cost_usd
-        when 'tokens' then mt.token_cost_usd
-        when 'superseded_rate_correction' then mt.cost_usd_logged * mt.correction_factor
-    end as cost_usd_repriced,
+    mt.cost_usd_repriced,
     mt.repricing_method is not null as is_priced,
     mt.repricing_method,
     case
