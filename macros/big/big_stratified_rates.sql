@@ -1,6 +1,8 @@
 {#-
   The body of big_rates / awareness_rates: one row per (kind, model, with_brain, with_plan)
-  over the runs of fct_big_runs whose kind is in `kinds`. Means of change / regress with a
+  over the runs of fct_big_runs whose kind is in `kinds`. `model` is the normalised id (model_aliases),
+  so a model logged under two routes (openrouter/deepseek-v4-flash, deepseek-v4-flash) is one stratum;
+  model_raw_spellings lists the logged spellings pooled (fct_big_runs.model_raw splits them). Means of change / regress with a
   cluster-robust (by scenario_id) 95% interval with a t(C-1) critical value (contract: statistics conventions), the
   assertion count next to the change mean (R01), done-but-broke counts (R06) and the stamp
   range (R12). Kinds are never pooled: kind is part of the grain (R03).
@@ -59,6 +61,43 @@ strata as (
         max(last_stamp) as last_stamp
     from clusters
     group by kind, model, with_brain, with_plan
+),
+
+-- the logged spellings (routes) pooled under one normalised model id
+run_spellings as (
+    select distinct
+        kind,
+        model,
+        with_brain,
+        with_plan,
+        model_raw
+    from runs
+),
+
+spellings as (
+    select
+        kind,
+        model,
+        with_brain,
+        with_plan,
+        count(model_raw) as n_model_spellings,
+        {{ ordered_string_agg('model_raw', ', ', 'model_raw') }} as model_raw_spellings
+    from run_spellings
+    group by kind, model, with_brain, with_plan
+),
+
+strata_spelled as (
+    select
+        st.*,
+        sp.model_raw_spellings,
+        sp.n_model_spellings
+    from strata as st
+    left join spellings as sp
+        on
+            st.kind = sp.kind
+            and st.model is not distinct from sp.model
+            and st.with_brain is not distinct from sp.with_brain
+            and st.with_plan is not distinct from sp.with_plan
 )
 
 select
@@ -66,6 +105,8 @@ select
     cast(model as varchar) as model,
     cast(with_brain as boolean) as with_brain,
     cast(with_plan as boolean) as with_plan,
+    cast(model_raw_spellings as varchar) as model_raw_spellings,
+    cast(n_model_spellings as bigint) as n_model_spellings,
     cast(n_runs as bigint) as n_runs,
     cast(n_scenarios as bigint) as n_scenarios,
     cast(change_assertions_total as bigint) as change_assertions_total,
@@ -88,5 +129,5 @@ select
     cast(n_naive_stamps as bigint) as n_naive_stamps,
     cast(first_stamp as timestamptz) as first_stamp,
     cast(last_stamp as timestamptz) as last_stamp
-from strata
+from strata_spelled
 {%- endmacro %}

@@ -218,3 +218,63 @@
             then greatest(cast(-1 as double), least(cast(1 as double), {{ corr(x, y) }}))
     end)
 {%- endmacro %}
+
+{#-
+  Cluster-level covariance of two estimated TOTALS from C sampled clusters (with-replacement design,
+  the CR1 factor): C / (C - 1) * (sum(a_c b_c) - sum(a_c) sum(b_c) / C). Pass the three sums and C.
+  NULL when C < 2.
+-#}
+{% macro cluster_total_cov(sum_ab, sum_a, sum_b, n_clusters) -%}
+    (case
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then cast(null as double)
+        else cast(({{ n_clusters }}) as double) / (cast(({{ n_clusters }}) as double) - 1)
+            * (cast(({{ sum_ab }}) as double) - cast(({{ sum_a }}) as double) * cast(({{ sum_b }}) as double)
+                / cast(({{ n_clusters }}) as double))
+    end)
+{%- endmacro %}
+
+{#-
+  Fieller interval bound of a ratio of two cluster totals R = Y / X (cost per success: Y the cost,
+  X the successes), with the clustered variances v_yy, v_xx and covariance v_xy of the totals
+  (cluster_total_cov) and critical value t(C-1, 0.975). The set {R : (Y - R X)^2 <= t^2 Var(Y - R X)}
+  is the interval [(b - sqrt(b^2 - a c)) / a, (b + sqrt(b^2 - a c)) / a] with
+      a = X^2 - t^2 v_xx,  b = X Y - t^2 v_xy,  c = Y^2 - t^2 v_yy
+  when a > 0 (X significantly above 0); the low bound is clipped at 0 (costs are not negative).
+  When a <= 0 the set is unbounded: low = 0, high = NULL (ratio_ci_reason says why). Fieller keeps its
+  coverage where the delta method does not (few successes: X near 0); the project's coverage study
+  checks it (tests/stats/test_ratio_coverage.py). NULL when C < 2 or X <= 0.
+-#}
+{% macro ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, side) -%}
+    {%- set t2 = '(' ~ t_quantile('(' ~ n_clusters ~ ') - 1') ~ ' * ' ~ t_quantile('(' ~ n_clusters ~ ') - 1') ~ ')' -%}
+    {%- set a = '(cast((' ~ x ~ ') as double) * (' ~ x ~ ') - ' ~ t2 ~ ' * (' ~ v_xx ~ '))' -%}
+    {%- set b = '(cast((' ~ x ~ ') as double) * (' ~ y ~ ') - ' ~ t2 ~ ' * (' ~ v_xy ~ '))' -%}
+    {%- set c = '(cast((' ~ y ~ ') as double) * (' ~ y ~ ') - ' ~ t2 ~ ' * (' ~ v_yy ~ '))' -%}
+    {%- set root = 'sqrt(greatest(cast(0 as double), ' ~ b ~ ' * ' ~ b ~ ' - ' ~ a ~ ' * ' ~ c ~ '))' -%}
+    (case
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 or ({{ x }}) is null or ({{ x }}) <= 0
+            or ({{ y }}) is null or ({{ v_xx }}) is null
+            then cast(null as double)
+    {%- if side == 'low' %}
+        when {{ a }} <= 0 then cast(0 as double)
+        else greatest(cast(0 as double), ({{ b }} - {{ root }}) / {{ a }})
+    {%- else %}
+        when {{ a }} <= 0 then cast(null as double)
+        else ({{ b }} + {{ root }}) / {{ a }}
+    {%- endif %}
+    end)
+{%- endmacro %}
+
+{#-
+  Why a ratio's Fieller interval (or its upper bound) is NULL: 'no successes', 'fewer than 2 clusters',
+  or 'successes not distinguishable from 0 (upper bound unbounded)'. NULL when the interval is bounded.
+-#}
+{% macro ratio_ci_reason(y, x, v_xx, n_clusters) -%}
+    {%- set t = t_quantile('(' ~ n_clusters ~ ') - 1') -%}
+    (case
+        when ({{ y }}) is null then 'no observations'
+        when ({{ x }}) is null or ({{ x }}) <= 0 then 'no successes'
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then 'fewer than 2 clusters'
+        when cast(({{ x }}) as double) * ({{ x }}) - {{ t }} * {{ t }} * ({{ v_xx }}) <= 0
+            then 'successes not distinguishable from 0 (upper bound unbounded)'
+    end)
+{%- endmacro %}

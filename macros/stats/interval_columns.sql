@@ -51,13 +51,14 @@
 {%- endmacro %}
 
 {#-
-  The column block of one PAIRED difference in [-1, 1] over C clusters of pairs: <prefix>_ci_low,
+  The column block of one PAIRED difference in [lower, upper] ([-1, 1] by default; none = unbounded, for
+  costs) over C clusters of pairs: <prefix>_ci_low,
   <prefix>_ci_high (t(C-1), clustered_mean_bound), <prefix>_ci_reason, and the t MDD as `mdd_name`
   (default <prefix>_mdd).
 -#}
-{% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none) -%}
-    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'low', lower=-1, upper=1) }} as {{ prefix }}_ci_low,
-    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'high', lower=-1, upper=1) }} as {{ prefix }}_ci_high,
+{% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none, lower=-1, upper=1) -%}
+    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'low', lower=lower, upper=upper) }} as {{ prefix }}_ci_low,
+    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'high', lower=lower, upper=upper) }} as {{ prefix }}_ci_high,
     cast({{ ci_null_reason(mean, n_clusters) }} as varchar) as {{ prefix }}_ci_reason,
     {{ t_min_detectable_difference(se, n_clusters) }} as {{ mdd_name or prefix ~ '_mdd' }}
 {%- endmacro %}
@@ -69,4 +70,16 @@
 {% macro p_adjusted_columns(p, rank, size, family, prefix='') -%}
     {{ p_holm(p, rank, size, [family]) }} as {{ prefix }}p_holm,
     {{ p_bh(p, rank, size, [family]) }} as {{ prefix }}p_bh
+{%- endmacro %}
+
+{#-
+  The column block of one RATIO of cluster totals y / x (cost per success): <prefix>,
+  <prefix>_ci_low, <prefix>_ci_high (Fieller at t(C-1), ratio_fieller_bound) and <prefix>_ci_reason.
+  The arguments are the two totals, the three clustered (co)variances of the totals and C.
+-#}
+{% macro ratio_interval_columns(y, x, v_yy, v_xx, v_xy, n_clusters, prefix) -%}
+    case when ({{ x }}) > 0 then cast(({{ y }}) as double) / ({{ x }}) end as {{ prefix }},
+    {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'low') }} as {{ prefix }}_ci_low,
+    {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'high') }} as {{ prefix }}_ci_high,
+    {{ ratio_ci_reason(y, x, v_xx, n_clusters) }} as {{ prefix }}_ci_reason
 {%- endmacro %}

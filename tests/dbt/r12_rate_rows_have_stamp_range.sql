@@ -1,6 +1,6 @@
 -- R12: every rate or score row (and every cost total) carries the stamp range it covers.
 {%- set marts = ['matrix_pass_rates', 'layered_router_accuracy', 'layered_failure_attribution',
-                 'layered_layer_costs', 'costs_repriced_totals'] %}
+                 'layered_layer_costs', 'costs_repriced_totals', 'cost_quality_frontier'] %}
 {%- for m in marts %}
 select
     '{{ m }}' as mart,

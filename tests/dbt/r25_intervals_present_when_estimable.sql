@@ -25,6 +25,7 @@
 -- depends_on: {{ ref('layered_pipeline_pass_rates') }}
 -- depends_on: {{ ref('layered_router_pairs') }}
 -- depends_on: {{ ref('matrix_model_pairs') }}
+-- depends_on: {{ ref('cost_quality_frontier') }}
 {%- set rates = r25_rate_columns('marts') %}
 {%- set checks = [] %}
 {%- for r in rates if r.lo is not none %}

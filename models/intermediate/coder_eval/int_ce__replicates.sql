@@ -53,6 +53,9 @@ from_task_json as (
         t.total_cost_usd as agent_cost_usd,
         j.judge_cost_usd,
         r.simulator_cost_usd,
+        t.simulator_input_tokens,
+        t.simulator_output_tokens,
+        t.simulator_model,
         case
             when t.final_status = 'TIMEOUT' then false
             else coalesce(tu.n_unpriced_spending_turns, 0) = 0
@@ -106,6 +109,9 @@ from_run_json as (
         case when r.has_cost_breakdown then r.agent_cost_usd else r.total_cost_usd end as agent_cost_usd,
         r.judge_cost_usd,
         r.simulator_cost_usd,
+        cast(null as bigint) as simulator_input_tokens,
+        cast(null as bigint) as simulator_output_tokens,
+        cast(null as varchar) as simulator_model,
         coalesce(r.cost_complete, true) as cost_complete,
         cast(null as double) as provider_actual_cost_usd,
         0 as n_provider_calls,

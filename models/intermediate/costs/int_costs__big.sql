@@ -24,5 +24,8 @@ select
     r.stamp_is_naive,
     r.run_key as run_id,
     cast(null as varchar) as variant_id,
-    r.scenario_id as task_id
+    r.scenario_id as task_id,
+    'agent' as spend_kind,
+    r.run_key as unit_key,
+    false as is_no_model_call
 from {{ ref('stg_big__runs') }} as r

@@ -25,7 +25,10 @@ select
     m.stamp_is_naive,
     m.pipeline as run_id,
     cast(null as varchar) as variant_id,
-    m.task_id
+    m.task_id,
+    'agent' as spend_kind,
+    m.measurement_key as unit_key,
+    false as is_no_model_call
 from {{ ref('int_layered__measurements') }} as m
 where
     m.is_standalone

@@ -20,5 +20,8 @@ select
     t.stamp_is_naive,
     t.cell as run_id,
     cast(null as varchar) as variant_id,
-    t.scenario_id as task_id
+    t.scenario_id as task_id,
+    'agent' as spend_kind,
+    t.turn_key as unit_key,
+    false as is_no_model_call
 from {{ ref('int_matrix__turns') }} as t

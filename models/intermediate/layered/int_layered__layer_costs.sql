@@ -1,7 +1,7 @@
 {#-
   One row per (measurement record, layer the record reports a cost or latency for): standalone rows report
   their own layer; `total` rows report l1, l2, l3 and the whole pipeline (`total`). The model is the one
-  occupying that layer (NULL for the whole pipeline). task_id is the scenario: the cluster of the
+  occupying that layer (NULL for the whole pipeline), normalised (model_raw: as logged). task_id is the scenario: the cluster of the
   clustered standard errors in layered_layer_costs (R25).
 -#}
 with m as (
@@ -60,6 +60,22 @@ layers as (
         m.stamp
     from m
     where m.total_cost is not null or m.total_latency is not null
-)
+),
 
-select * from layers
+-- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
+names as {{ model_name_map('layers', 'model') }}
+
+select
+    l.measurement_key,
+    l.pipeline,
+    l.task_id,
+    l.measurement,
+    l.layer,
+    n.model,
+    l.model as model_raw,
+    l.cost_usd_logged,
+    l.latency_s,
+    l.stamp
+from layers as l
+left join names as n
+    on l.model = n.model_raw

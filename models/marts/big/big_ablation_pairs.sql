@@ -6,10 +6,13 @@
   correlation of the arms (NULL below 3 pairs), the t(C-1) interval and MDD, the paired t-test
   p-value with Holm and BH adjustments within the family (ablation, kind). One row per
   (ablation, kind, model, other_switch_value).
+  The cost effect is paired the same way on each run's best-known cost (fct_costs_repriced.cost_usd_best,
+  never the logged cost): an arm's cost is known only when every run of it is (else the pair has no
+  cost difference), and the difference is unbounded (t interval, not clipped).
 -#}
 with
 
-runs as (
+scored_runs as (
     select * from {{ ref('fct_big_runs') }}
     where
         with_brain is not null
@@ -17,6 +20,24 @@ runs as (
         and scenario_id is not null
         and model is not null
         and kind is not null
+),
+
+run_costs as (
+    select
+        c.unit_key,
+        case when bool_and(c.cost_best_complete) then sum(c.cost_usd_best) end as cost_usd_best
+    from {{ ref('fct_costs_repriced') }} as c
+    where c.source_family = 'big'
+    group by c.unit_key
+),
+
+runs as (
+    select
+        s.*,
+        rc.cost_usd_best as cost
+    from scored_runs as s
+    left join run_costs as rc
+        on s.run_key = rc.unit_key
 ),
 
 arms as (
@@ -29,6 +50,7 @@ arms as (
         with_brain as arm_on,
         avg(change) as change_arm,
         avg(regress) as regress_arm,
+        case when count(cost) = count(*) then avg(cost) end as cost_arm,
         count(*) as n_runs,
         sum(change_assertions_total) as change_assertions_total,
         min(stamp) as first_stamp,
@@ -45,6 +67,7 @@ arms as (
         with_plan as arm_on,
         avg(change) as change_arm,
         avg(regress) as regress_arm,
+        case when count(cost) = count(*) then avg(cost) end as cost_arm,
         count(*) as n_runs,
         sum(change_assertions_total) as change_assertions_total,
         min(stamp) as first_stamp,
@@ -66,6 +89,9 @@ pairs as (
         arm_on.regress_arm as regress_on,
         arm_off.regress_arm as regress_off,
         arm_on.regress_arm - arm_off.regress_arm as regress_diff,
+        arm_on.cost_arm as cost_on,
+        arm_off.cost_arm as cost_off,
+        arm_on.cost_arm - arm_off.cost_arm as cost_diff,
         arm_on.n_runs as n_runs_on,
         arm_off.n_runs as n_runs_off,
         coalesce(arm_on.change_assertions_total, 0) + coalesce(arm_off.change_assertions_total, 0)
@@ -97,7 +123,9 @@ clusters as (
         sum(change_diff) as change_diff_sum,
         count(change_diff) as change_diff_n,
         sum(regress_diff) as regress_diff_sum,
-        count(regress_diff) as regress_diff_n
+        count(regress_diff) as regress_diff_n,
+        sum(cost_diff) as cost_diff_sum,
+        count(cost_diff) as cost_diff_n
     from pairs
     group by ablation, kind, model, other_switch_value, scenario_id
 ),
@@ -110,8 +138,10 @@ cluster_stats as (
         cl.other_switch_value,
         {{ cluster_se('cl.change_diff_sum', 'cl.change_diff_n') }} as change_diff_se,
         {{ cluster_se('cl.regress_diff_sum', 'cl.regress_diff_n') }} as regress_diff_se,
+        {{ cluster_se('cl.cost_diff_sum', 'cl.cost_diff_n') }} as cost_diff_se,
         count(case when cl.change_diff_n > 0 then 1 end) as n_change_clusters,
-        count(case when cl.regress_diff_n > 0 then 1 end) as n_regress_clusters
+        count(case when cl.regress_diff_n > 0 then 1 end) as n_regress_clusters,
+        count(case when cl.cost_diff_n > 0 then 1 end) as n_cost_clusters
     from clusters as cl
     group by cl.ablation, cl.kind, cl.model, cl.other_switch_value
 ),
@@ -126,6 +156,7 @@ pair_stats as (
         count(distinct scenario_id) as n_scenarios,
         count(change_diff) as n_change_pairs,
         count(regress_diff) as n_regress_pairs,
+        count(cost_diff) as n_cost_pairs,
         sum(n_runs_on) as n_runs_on,
         sum(n_runs_off) as n_runs_off,
         sum(change_assertions_total) as change_assertions_total,
@@ -137,6 +168,10 @@ pair_stats as (
         avg(regress_off) as regress_mean_off,
         avg(regress_diff) as regress_diff_mean,
         {{ arm_corr('regress_on', 'regress_off') }} as regress_arm_corr,
+        avg(case when cost_diff is not null then cost_on end) as cost_mean_on,
+        avg(case when cost_diff is not null then cost_off end) as cost_mean_off,
+        avg(cost_diff) as cost_diff_mean,
+        {{ arm_corr('cost_on', 'cost_off') }} as cost_arm_corr,
         min(first_stamp) as first_stamp,
         max(last_stamp) as last_stamp,
         min(first_stamp_on) as first_stamp_on,
@@ -154,9 +189,11 @@ tested as (
         ps.*,
         cs.change_diff_se,
         cs.regress_diff_se,
+        cs.cost_diff_se,
         cs.n_change_clusters,
         cs.n_regress_clusters,
-        {%- for m in ['change', 'regress'] %}
+        cs.n_cost_clusters,
+        {%- for m in ['change', 'regress', 'cost'] %}
             {{ paired_t_p('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', 'cs.n_' ~ m ~ '_clusters - 1') }} as {{ m }}_p_value,
         {%- endfor %}
         'big_ablation_pairs/' || ps.ablation || '/' || ps.kind as family
@@ -172,7 +209,7 @@ tested as (
 ranked as (
     select
         t.*,
-        {%- for m in ['change', 'regress'] %}
+        {%- for m in ['change', 'regress', 'cost'] %}
             {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
             {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size,
         {%- endfor %}
@@ -193,7 +230,8 @@ select
     cast(ps.change_assertions_total as bigint) as change_assertions_total,
     cast(ps.family as varchar) as family,
     cast(ps.family_size as bigint) as family_size,
-    {%- for m in ['change', 'regress'] %}
+    {%- for m in ['change', 'regress', 'cost'] %}
+        {%- set bound = none if m == 'cost' else 1 %}
         cast(ps.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
         cast(ps.n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,
         cast(ps.{{ m }}_mean_on as double) as {{ m }}_mean_on,
@@ -201,7 +239,8 @@ select
         cast(ps.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
         cast(ps.{{ m }}_diff_se as double) as {{ m }}_diff_se,
         {{ paired_difference_columns(m ~ '_diff', 'ps.' ~ m ~ '_diff_mean', 'ps.' ~ m ~ '_diff_se',
-                                     'ps.n_' ~ m ~ '_clusters', 'ps.n_' ~ m ~ '_pairs') }},
+                                     'ps.n_' ~ m ~ '_clusters', 'ps.n_' ~ m ~ '_pairs',
+                                     lower=(-1 if bound else none), upper=bound) }},
         cast(ps.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
         cast(ps.{{ m }}_p_value as double) as {{ m }}_p_value,
         cast(ps.{{ m }}_family_size as bigint) as {{ m }}_family_size,

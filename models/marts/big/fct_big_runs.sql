@@ -11,7 +11,10 @@ with
 runs as (
     select int_runs.* from {{ ref('int_big__runs') }} as int_runs
     {{ only_new_pairs('int_runs') }}
-)
+),
+
+-- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
+names as {{ model_name_map('runs', 'model') }}
 
 select
     cast(run_key as varchar) as run_key,
@@ -19,7 +22,8 @@ select
     cast(scenario_name as varchar) as scenario_name,
     cast(kind as varchar) as kind,
     cast(kind_raw as varchar) as kind_raw,
-    cast(model as varchar) as model,
+    cast(names.model as varchar) as model,
+    cast(runs.model as varchar) as model_raw,
     cast(with_brain as boolean) as with_brain,
     cast(with_plan as boolean) as with_plan,
     cast(difficulty as integer) as difficulty,
@@ -42,3 +46,5 @@ select
     cast(load_id as varchar) as load_id,
     cast(record_sha256 as varchar) as record_sha256
 from runs
+left join names
+    on runs.model = names.model_raw

@@ -1,6 +1,9 @@
 with replicates as (
     select * from {{ ref('int_ce__replicates') }}
-)
+),
+
+-- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
+names as {{ model_name_map('replicates', 'model') }}
 
 select
     run_id || '|' || variant_id || '|' || task_id || '|' || coalesce(cast(replicate_index as varchar), '?')
@@ -37,6 +40,9 @@ select
     agent_cost_usd,
     judge_cost_usd,
     simulator_cost_usd,
+    simulator_input_tokens,
+    simulator_output_tokens,
+    simulator_model,
     case
         when agent_cost_usd is not null or judge_cost_usd is not null or simulator_cost_usd is not null
             then coalesce(agent_cost_usd, 0) + coalesce(judge_cost_usd, 0) + coalesce(simulator_cost_usd, 0)
@@ -50,10 +56,13 @@ select
     early_stop_reason,
     started_at,
     started_at_is_naive,
-    model,
+    names.model,
+    replicates.model as model_raw,
     agent_type,
     is_legacy_token_usage,
     source_file,
     load_id,
     document_sha256
 from replicates
+left join names
+    on replicates.model = names.model_raw

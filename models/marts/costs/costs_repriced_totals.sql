@@ -22,6 +22,7 @@ select
     count(*) filter (where c.cost_basis = 'actual') as n_basis_actual,
     count(*) filter (where c.cost_basis = 'estimate') as n_basis_estimate,
     count(*) filter (where c.cost_basis = 'unpriced') as n_basis_unpriced,
+    count(*) filter (where c.cost_basis = 'no_model_call') as n_basis_no_model_call,
     min(c.rate_row_date) as rate_row_first_date,
     max(c.rate_row_date) as rate_row_last_date,
     min(c.price_table_date) as price_table_first_date,

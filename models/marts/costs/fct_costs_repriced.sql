@@ -114,6 +114,8 @@ methods as (
     select
         p.*,
         case
+            -- a replicate that made no model call costs a known 0, whatever its (default) model
+            when p.is_no_model_call then 'no_model_call'
             when p.rate_id is not null and p.billing = 'per_request' and p.actual_cost_usd is not null
                 then 'per_request_actual'
             when p.rate_id is not null and p.billing = 'per_request' and p.token_cost_usd is not null
@@ -131,6 +133,7 @@ best as (
     select
         m.*,
         case
+            when m.repricing_method = 'no_model_call' then 'no_model_call'
             when m.repricing_method = 'per_request_actual' then 'actual'
             when m.repricing_method = 'per_request_static_fallback' then 'estimate'
             when m.repricing_method = 'tokens' then 'repriced'
@@ -144,6 +147,7 @@ best as (
             else 'unpriced'
         end as cost_basis,
         case m.repricing_method
+            when 'no_model_call' then 0.0
             when 'per_request_actual' then m.actual_cost_usd
             when 'per_request_static_fallback' then m.token_cost_usd
             when 'tokens' then m.token_cost_usd
@@ -174,11 +178,11 @@ select
     mt.cost_basis = 'estimate' as cost_is_estimate,
     case
         when mt.cost_basis = 'corrected' then mt.correcting_rate_date
-        when mt.cost_basis <> 'unpriced' then mt.rate_date
+        when mt.cost_basis not in ('unpriced', 'no_model_call') then mt.rate_date
     end as rate_row_date,
     case
         when mt.cost_basis = 'corrected' then mt.correcting_rate_id
-        when mt.cost_basis <> 'unpriced' then mt.rate_id
+        when mt.cost_basis not in ('unpriced', 'no_model_call') then mt.rate_id
     end as best_rate_id,
     mt.cost_usd_repriced,
     mt.repricing_method is not null as is_priced,
@@ -194,29 +198,32 @@ select
     end as unpriced_reason,
     case
         when mt.repricing_method = 'superseded_rate_correction' then mt.correcting_rate_id
-        when mt.repricing_method is not null then mt.rate_id
+        when mt.repricing_method <> 'no_model_call' then mt.rate_id
     end as rate_id,
     case when mt.repricing_method = 'superseded_rate_correction' then mt.superseded_rate_id end
         as superseded_rate_id,
     case when mt.repricing_method = 'superseded_rate_correction' then mt.correction_factor end
         as correction_factor,
-    case when mt.repricing_method is not null then coalesce(mt.billing, 'per_token') end as billing,
+    case when mt.repricing_method <> 'no_model_call' then coalesce(mt.billing, 'per_token') end as billing,
     case
         when mt.repricing_method = 'superseded_rate_correction' then mt.correcting_price_table
-        when mt.repricing_method is not null then mt.price_table
+        when mt.repricing_method <> 'no_model_call' then mt.price_table
     end as price_table,
     case
         when mt.repricing_method = 'superseded_rate_correction' then mt.correcting_rate_date
-        when mt.repricing_method is not null then mt.rate_date
+        when mt.repricing_method <> 'no_model_call' then mt.rate_date
         else v.rate_card_date
     end as price_table_date,
     mt.repricing_method is not null and mt.cost_basis <> 'estimate' as cost_complete,
-    mt.cost_basis in ('actual', 'repriced', 'corrected', 'logged_current') as cost_best_complete,
+    mt.cost_basis in ('actual', 'repriced', 'corrected', 'logged_current', 'no_model_call') as cost_best_complete,
     mt.priced_at as stamp,
     mt.stamp_is_naive,
     mt.run_id,
     mt.variant_id,
     mt.task_id,
+    mt.spend_kind,
+    mt.unit_key,
+    mt.is_no_model_call,
     mt.source_file,
     mt.source_line,
     mt.load_id

@@ -1,4 +1,13 @@
-{#- One row per pipeline measurement (standalone layer or end-to-end), with router grading, blame and provenance. -#}
+{#-
+  One row per pipeline measurement (standalone layer or end-to-end), with router grading, blame and
+  provenance. `model` is the normalised id of measured_model (the logged spelling).
+-#}
+with measurements as (
+    select * from {{ ref('int_layered__measurements') }}
+),
+
+names as {{ model_name_map('measurements', 'measured_model') }}
+
 select
     m.measurement_key,
     m.pipeline,
@@ -12,6 +21,7 @@ select
     m.l3,
     m.ref_coder,
     m.measured_model,
+    n.model,
     m.route_expected,
     m.route_actual,
     m.route_graded,
@@ -37,4 +47,6 @@ select
     m.source_file,
     m.source_line,
     m.load_id
-from {{ ref('int_layered__measurements') }} as m
+from measurements as m
+left join names as n
+    on m.measured_model = n.model_raw

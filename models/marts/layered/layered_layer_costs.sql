@@ -21,6 +21,8 @@ joined as (
         lr.*,
         r.record_key is not null as has_token_counts,
         r.cost_usd_repriced,
+        r.cost_usd_best,
+        r.cost_best_complete,
         r.is_priced,
         r.price_table_date
     from layer_rows as lr
@@ -72,6 +74,9 @@ grouped as (
         avg(j.latency_s) as latency_s_mean,
         count(*) filter (where j.has_token_counts) as n_token_counted,
         sum(j.cost_usd_repriced) as cost_usd_repriced_total,
+        sum(j.cost_usd_best) as cost_usd_best_total,
+        coalesce(bool_and(j.cost_best_complete), false) and count(*) filter (where j.has_token_counts) = count(*)
+            as cost_best_complete,
         case
             when count(*) filter (where j.has_token_counts) = count(*) then bool_and(j.is_priced)
             else false
@@ -82,6 +87,28 @@ grouped as (
         max(j.stamp) as last_stamp
     from joined as j
     group by j.pipeline, j.measurement, j.layer, j.model
+),
+
+-- the logged spellings (routes) pooled under one normalised model id
+distinct_spellings as (
+    select distinct
+        j.pipeline,
+        j.measurement,
+        j.layer,
+        j.model,
+        j.model_raw
+    from joined as j
+),
+
+spellings as (
+    select
+        d.pipeline,
+        d.measurement,
+        d.layer,
+        d.model,
+        {{ ordered_string_agg('d.model_raw', ', ', 'd.model_raw') }} as model_raw_spellings
+    from distinct_spellings as d
+    group by d.pipeline, d.measurement, d.layer, d.model
 )
 
 select
@@ -104,6 +131,9 @@ select
     g.n_token_counted,
     g.cost_usd_repriced_total,
     g.cost_complete,
+    g.cost_usd_best_total,
+    g.cost_best_complete,
+    sp.model_raw_spellings,
     g.price_table_first_date,
     g.price_table_last_date,
     g.first_stamp,
@@ -115,3 +145,9 @@ left join clustered as k
         and g.measurement is not distinct from k.measurement
         and g.layer is not distinct from k.layer
         and g.model is not distinct from k.model
+left join spellings as sp
+    on
+        g.pipeline is not distinct from sp.pipeline
+        and g.measurement is not distinct from sp.measurement
+        and g.layer is not distinct from sp.layer
+        and g.model is not distinct from sp.model

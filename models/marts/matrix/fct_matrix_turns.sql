@@ -1,10 +1,21 @@
-{#- One row per chat x coder matrix turn, typed, with its evidence class and provenance. -#}
+{#-
+  One row per chat x coder matrix turn, typed, with its evidence class and provenance. `model` (the model
+  that answered the turn) is the normalised id; chat_model / coder_model are the cell's own spelling
+  (the cell is the file: two spellings are two cells).
+-#}
+with turns as (
+    select * from {{ ref('int_matrix__turns') }}
+),
+
+names as {{ model_name_map('turns', 'model') }}
+
 select
     t.turn_key,
     t.cell,
     t.chat_model,
     t.coder_model,
-    t.model,
+    n.model,
+    t.model as model_raw,
     t.scenario_id,
     t.turn_index,
     t.rep,
@@ -25,4 +36,6 @@ select
     t.source_file,
     t.source_line,
     t.load_id
-from {{ ref('int_matrix__turns') }} as t
+from turns as t
+left join names as n
+    on t.model = n.model_raw
