@@ -14,7 +14,16 @@ runs as (
 ),
 
 -- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
-names as {{ model_name_map('runs', 'model') }}
+names as {{ model_name_map('runs', 'model') }},
+
+named as (
+    select
+        runs_raw.*,
+        names.model as model_normalised
+    from runs as runs_raw
+    left join names
+        on runs_raw.model = names.model_raw
+)
 
 select
     cast(run_key as varchar) as run_key,
@@ -22,8 +31,8 @@ select
     cast(scenario_name as varchar) as scenario_name,
     cast(kind as varchar) as kind,
     cast(kind_raw as varchar) as kind_raw,
-    cast(names.model as varchar) as model,
-    cast(runs.model as varchar) as model_raw,
+    cast(model_normalised as varchar) as model,
+    cast(model as varchar) as model_raw,
     cast(with_brain as boolean) as with_brain,
     cast(with_plan as boolean) as with_plan,
     cast(difficulty as integer) as difficulty,
@@ -45,6 +54,4 @@ select
     cast(source_line as bigint) as source_line,
     cast(load_id as varchar) as load_id,
     cast(record_sha256 as varchar) as record_sha256
-from runs
-left join names
-    on runs.model = names.model_raw
+from named

@@ -3,7 +3,16 @@ with replicates as (
 ),
 
 -- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
-names as {{ model_name_map('replicates', 'model') }}
+names as {{ model_name_map('replicates', 'model') }},
+
+named as (
+    select
+        replicates_raw.*,
+        names.model as model_normalised
+    from replicates as replicates_raw
+    left join names
+        on replicates_raw.model = names.model_raw
+)
 
 select
     run_id || '|' || variant_id || '|' || task_id || '|' || coalesce(cast(replicate_index as varchar), '?')
@@ -56,13 +65,11 @@ select
     early_stop_reason,
     started_at,
     started_at_is_naive,
-    names.model,
-    replicates.model as model_raw,
+    model_normalised as model,
+    model as model_raw,
     agent_type,
     is_legacy_token_usage,
     source_file,
     load_id,
     document_sha256
-from replicates
-left join names
-    on replicates.model = names.model_raw
+from named

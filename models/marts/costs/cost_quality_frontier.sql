@@ -127,22 +127,22 @@ measured as (
             and r.arm = f.arm
 ),
 
--- every (arm, rival) of one stratum where the rival is better on both axes
-dominance as (
+-- every (arm, rival) of one stratum, both with a complete cost: is the rival better on both axes?
+rivals as (
     select
         m.source_family,
         m.stratum,
         m.arm,
-        count(case when
-            o.cost_usd_mean_ci_high < m.cost_usd_mean_ci_low and o.success_rate_ci_low > m.success_rate_ci_high
-            then 1 end) as n_dominating,
-        {{ ordered_string_agg(
-            "case when o.cost_usd_mean_ci_high < m.cost_usd_mean_ci_low and o.success_rate_ci_low > m.success_rate_ci_high"
-            ~ " then o.arm end", ', ', 'o.arm') }} as dominated_by,
-        count(case when
-            (o.cost_usd_mean <= m.cost_usd_mean and o.success_rate >= m.success_rate)
-            and (o.cost_usd_mean < m.cost_usd_mean or o.success_rate > m.success_rate)
-            then 1 end) as n_dominating_point
+        o.arm as rival,
+        coalesce(
+            o.cost_usd_mean_ci_high < m.cost_usd_mean_ci_low and o.success_rate_ci_low > m.success_rate_ci_high, false
+        ) as rival_dominates,
+        coalesce(
+            o.cost_usd_mean <= m.cost_usd_mean
+            and o.success_rate >= m.success_rate
+            and (o.cost_usd_mean < m.cost_usd_mean or o.success_rate > m.success_rate),
+            false
+        ) as rival_dominates_point
     from measured as m
     inner join measured as o
         on
@@ -151,7 +151,18 @@ dominance as (
             and m.arm <> o.arm
             and o.cost_complete
     where m.cost_complete
-    group by m.source_family, m.stratum, m.arm
+),
+
+dominance as (
+    select
+        r.source_family,
+        r.stratum,
+        r.arm,
+        count(case when r.rival_dominates then 1 end) as n_dominating,
+        {{ ordered_string_agg('case when r.rival_dominates then r.rival end', ', ', 'r.rival') }} as dominated_by,
+        count(case when r.rival_dominates_point then 1 end) as n_dominating_point
+    from rivals as r
+    group by r.source_family, r.stratum, r.arm
 )
 
 select
