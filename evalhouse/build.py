@@ -106,13 +106,13 @@ class _Plan:
     complete: bool           # the user selected nothing: every model is (or is kept) up to date
     full_refresh: bool
     repeat: bool             # same project as the last complete build: unit tests and seeds skipped
-    signature: dict          # raw table -> [rows, xor of hash(load_id, source_file)]
+    signature: dict          # raw table -> [rows, sum over (load_id, source_file) of hash(pair, rows)]
     run_dbt: bool = True     # False: same project, same raw data -- nothing to do
 
 
 def _raw_signature(con) -> dict:
     """Per raw table (raw.builds aside): row count and an order-independent digest of its (load_id,
-    source_file) pairs. Every load that lands or replaces rows brings a new load_id, so any change of a
+    source_file) pairs and their row counts (a sum of 64-bit hashes, one per pair, as HUGEINT). Every load that lands or replaces rows brings a new load_id, so any change of a
     table's content changes its signature."""
     tables = [r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' AND table_name <> 'builds' "
@@ -121,8 +121,15 @@ def _raw_signature(con) -> dict:
     for t in tables:
         cols = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns "
                                           "WHERE table_schema = 'raw' AND table_name = $t", {"t": t}).fetchall()}
-        key = "hash(t.load_id, t.source_file)" if {"load_id", "source_file"} <= cols else "hash(t)"   # t: the row
-        n, x = con.execute(f'SELECT count(*), coalesce(bit_xor({key}), 0) FROM raw."{t}" AS t').fetchall()[0]
+        if {"load_id", "source_file"} <= cols:
+            # one term per (load, file) with its row count: a pair never meets itself, so nothing cancels
+            # (a per-row XOR cancelled in pairs: a rewrite with an even line count went unnoticed)
+            sql = (f'SELECT coalesce(sum(g.n), 0), coalesce(sum(hash(g.load_id, g.source_file, g.n)::HUGEINT), 0) '
+                   f'FROM (SELECT t.load_id, t.source_file, count(*) AS n FROM raw."{t}" AS t '
+                   f'GROUP BY t.load_id, t.source_file) AS g')
+        else:
+            sql = f'SELECT count(*), coalesce(sum(hash(t)::HUGEINT), 0) FROM raw."{t}" AS t'   # t: the row
+        n, x = con.execute(sql).fetchall()[0]
         sig[t] = [int(n), str(x)]
     return sig
 

@@ -145,3 +145,30 @@ def test_build_all_builds_everything_on_a_repeat_build(tmp_path, monkeypatch):
     out = _build(tmp_path, project, db)
     assert "skipped" not in out.stdout and "nothing to do" not in out.stdout
     assert json.loads(_builds(db)[-1][2]) == ["build"]
+
+
+def test_a_rewrite_with_the_same_even_line_count_rebuilds(tmp_path):
+    """Issue 14 (3): a file rewritten in place with the same, even number of lines brings a new load_id on
+    every row; the repeat-build signature must see it (a per-row XOR cancelled in pairs and the build said
+    "nothing to do" over stale marts)."""
+    import hashlib
+
+    from evalhouse.locking import connect_rw
+
+    project, db = _mini(tmp_path)
+    insert_lines(db, 1, 4)
+    _build(tmp_path, project, db)
+    assert _counts(db) == (4, sum(range(1000, 1004)))
+    con = connect_rw(db)
+    try:   # the loader's replacement of a rewritten file: its rows deleted, the new lines under a new load
+        con.execute("delete from raw.big_lines where source_file = 'batch_1.jsonl'")
+        for i in range(4):
+            text = json.dumps({"value": 7000 + i, "batch": 7})
+            con.execute("insert into raw.big_lines (load_id, loaded_at, source_file, source_line, record, "
+                        "record_sha256, file_sha256) values ('rewrite', now(), 'batch_1.jsonl', ?, ?, ?, 'g')",
+                        [i + 1, text, hashlib.sha256(text.encode()).hexdigest()])
+    finally:
+        con.close()
+    rebuilt = _build(tmp_path, project, db)
+    assert "nothing to do" not in rebuilt.stdout
+    assert _counts(db) == (4, sum(range(7000, 7004)))
