@@ -142,10 +142,21 @@ def discover(paths: list[str], family: str | None = None, follow_symlinks: bool 
         out.files_seen += 1
         real = os.path.realpath(path)
         if real in seen_files:
-            out.ignored.append((path, f"same file as {seen_files[real]} (reached twice through a symlink)"))
-            return
+            first = seen_files[real]
+            if not (os.path.islink(first) and not os.path.islink(path)):
+                out.ignored.append((path, f"same file as {first} (reached twice through a symlink)"))
+                return
+            # the file itself wins over a symlink to it found first: it lands under its own name, and the
+            # link is a name for it (a landed file replaced by such a link keeps its lines, as a deleted one)
+            out.items = [it for it in out.items if it.path != first]
+            out.ignored.append((first, f"same file as {path} (a symlink to it)"))
         seen_files[real] = path
         name = os.path.basename(path)
+        run_dir = run_dirs.find(os.path.dirname(path))
+        if run_dir is not None and "artifacts" in os.path.relpath(path, run_dir).split(os.sep)[:-1]:
+            # whatever a run keeps under artifacts/ (logs/ folders and *.jsonl included) is the user's
+            out.ignored.append((path, "under artifacts/ of a coder-eval run (user files, not results)"))
+            return
         if name.endswith(".jsonl"):
             fam = family or jsonl_family(path)
             if fam is None:

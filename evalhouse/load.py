@@ -655,6 +655,7 @@ class _Loader:
         self._docs: dict[str, list[dict]] = {k: [] for k in CE_TABLES}
         self._ce_index = None
         self._landed_kinds: set[str] = set()
+        self._orphans: list[str] = []     # files registered as repeating a file whose rows were just replaced
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
             "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
@@ -785,23 +786,35 @@ class _Loader:
         racy = registered is None or st.st_mtime_ns >= registered - RACY_NS
         return not racy
 
-    def _find_duplicate(self, path: str, file_sha: str, size: int) -> str | None:
-        """Another JSONL file whose whole content, or whose landed prefix, has exactly these bytes."""
+    def _find_duplicate(self, path: str, family: str, file_sha: str, size: int) -> str | None:
+        """Another JSONL file that holds rows of exactly these bytes (its whole content, or its landed prefix),
+        as registered NOW (a file rewritten since no longer holds them). Where the name means something, equal
+        bytes are not enough: a matrix file is its cell (chat__coder), so only a file of the same name repeats
+        it."""
         if size == 0:
             return None
         if self._sha_index is None:
             self._sha_index = {}
             for other, reg in self.registry.items():
                 self._index(other, reg)
-        other = self._sha_index.get(file_sha)
-        return other if other != path else None
+        for other in self._sha_index.get(file_sha, ()):
+            reg = self.registry.get(other)
+            if other == path or reg is None or reg.get("duplicate_of") is not None or not reg["lines_landed"]:
+                continue
+            holds = reg["file_sha256"] == file_sha or (reg["bytes_landed"] and reg["prefix_sha256"] == file_sha)
+            if not holds:
+                continue
+            if "matrix" in (family, reg["family"]) and os.path.basename(other) != os.path.basename(path):
+                continue
+            return other
+        return None
 
     def _index(self, path: str, reg: dict) -> None:
         if self._sha_index is None or reg["family"] not in JSONL_TABLES or reg["size_bytes"] == 0:
             return
-        self._sha_index.setdefault(reg["file_sha256"], path)
-        if reg["bytes_landed"]:
-            self._sha_index.setdefault(reg["prefix_sha256"], path)
+        for sha in (reg["file_sha256"], reg["prefix_sha256"] if reg["bytes_landed"] else None):
+            if sha is not None and path not in self._sha_index.setdefault(sha, []):
+                self._sha_index[sha].append(path)
 
     # ---- JSONL -------------------------------------------------------------------------------
     def load_jsonl(self, item: Item) -> None:
@@ -880,8 +893,9 @@ class _Loader:
                 res.status = "appended" if off > 0 else "loaded"
             else:
                 self._replace_rows_if_registered(reg, res)
-        else:
-            dup = self._find_duplicate(path, file_sha, size)
+        if start == 0:
+            # new, or replaced by bytes another file already holds (a copy, a symlink to it): land nothing twice
+            dup = self._find_duplicate(path, family, file_sha, size)
             if dup is not None:
                 res.status = "duplicate"
                 res.duplicate_of = dup
@@ -992,7 +1006,44 @@ class _Loader:
             self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
         elif fam.startswith("ce:") and fam[3:] in CE_TABLES:
             self.con.execute(f"DELETE FROM raw.{CE_TABLES[fam[3:]]} WHERE source_file = $p", {"p": res.path})
+            if self._ce_index is not None:
+                for key in [k for k, v in self._ce_index.items() if v == res.path]:
+                    del self._ce_index[key]
         res.status = "replaced"
+        # the old bytes may live on in files registered as their duplicates (a rotated or renamed copy):
+        # those now hold the only copy, so they land (reland_orphans) -- never lost with the rewrite
+        self._orphans.extend(p for p, r in self.registry.items() if r.get("duplicate_of") == res.path)
+        if fam == "ce:run":
+            # a new run.json makes its directory another run: documents elsewhere that repeated this run's are
+            # no longer the same run's records (a renamed run whose old name is reused), so they land
+            run_dir = os.path.dirname(res.path) + os.sep
+            self._orphans.extend(p for p, r in self.registry.items()
+                                 if (r.get("duplicate_of") or "").startswith(run_dir) and p not in self._orphans)
+
+    def reland_orphans(self, items: dict[str, Item]) -> None:
+        """Land the files whose content repeated a file that has since been replaced (after the main pass,
+        so the replacement is registered first). A coder-eval document is re-landed only when it is among this
+        load's files (its identity comes from discovery); otherwise the load says which folder to load."""
+        while self._orphans:
+            path = self._orphans.pop(0)
+            reg = self.registry.get(path)
+            if reg is None or reg.get("duplicate_of") is None or not os.path.exists(path):
+                continue
+            item = items.get(path)
+            if item is None and reg["family"] in JSONL_TABLES:
+                item = Item(path=path, kind="jsonl", family=reg["family"])
+            if item is None:
+                self._flush_errors(path, [(None, f"repeated {reg['duplicate_of']}, which was rewritten: load "
+                                                 f"{os.path.dirname(path)} again to land it", None)])
+                continue
+            earlier = [f for f in self.s.files if f.path == path]        # reported once, as what it is now
+            self.s.files_duplicate -= sum(1 for f in earlier if f.status == "duplicate")
+            self.s.files = [f for f in self.s.files if f.path != path]
+            del self.registry[path]
+            if item.kind == "jsonl":
+                self.load_jsonl(item)
+            else:
+                self.load_ce(item)
 
     def _whole_file_error(self, res: FileResult, reason: str) -> None:
         self._flush_errors(res.path, [(None, reason, None)])
@@ -1156,9 +1207,27 @@ class _Loader:
         return self._ce_index
 
     def _find_ce_duplicate(self, path: str, meta: dict, file_sha: str) -> str | None:
-        """Same bytes in the same role (kind, variant, task, replicate, judge) of another run directory."""
+        """Same bytes in the same role (kind, variant, task, replicate, judge) of the same run: a run directory
+        copied or moved elsewhere (its run.json has the same bytes). A document belongs to its run:
+        byte-identical replicates of two different runs are two runs' records and both land."""
         other = self._ce_key_index().get(self._ce_key(meta, file_sha))
-        return other if other != path else None
+        if other is None or other == path:
+            return None
+        rel = os.path.relpath(path, meta["run_dir"])          # same role: the same place inside its run
+        if not other.endswith(os.sep + rel):
+            return None
+        mine = self._run_json_sha(meta["run_dir"])
+        return other if mine is not None and mine == self._run_json_sha(other[:-len(os.sep + rel)]) else None
+
+    def _run_json_sha(self, run_dir: str) -> str | None:
+        """sha256 of a run directory's run.json: on disk, else as last landed (a run moved away)."""
+        path = os.path.join(run_dir, "run.json")
+        try:
+            with _read_file(path) as fh:
+                return hashlib.sha256(fh.read()).hexdigest()
+        except OSError:
+            reg = self.registry.get(path)
+            return reg["file_sha256"] if reg is not None else None
 
     def check_documents(self) -> None:
         """Every landed document must be JSON DuckDB reads; rewrite the rare one it does not (Python's reading)."""
@@ -1283,6 +1352,7 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
                         loader.load_jsonl(it)
                     else:
                         loader.load_ce(it)
+                loader.reland_orphans({it.path: it for it in found.items})
             finally:                     # a failed load does not wait for the reads it will not use
                 pool.shutdown(wait=True, cancel_futures=True)
         loader.flush()
