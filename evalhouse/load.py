@@ -569,6 +569,8 @@ def _key_lists(buf: bytes) -> list[list[str]]:
         if not isinstance(pairs, list) or not pairs or not isinstance(pairs[0], tuple):
             continue
         keys = [k for k, _ in pairs]
+        if any(_has_surrogate(k) for k in keys):   # not text DuckDB can take (the line itself is repaired)
+            continue
         if len(set(keys)) == len(keys) and keys not in out:
             out.append(keys)
             if len(out) == KEY_LISTS_MAX:
