@@ -5,7 +5,8 @@ analysts never open the working file (`--db`, default ./evalhouse.duckdb). They 
 *analyst file* next to it, ``<stem>.analyst.duckdb``, which evalhouse replaces atomically:
 
     copy the (checkpointed, WAL-free) working file -> <stem>.analyst.tmp-<pid>.duckdb
-    chmod 0444, fsync file -> os.replace() onto <stem>.analyst.duckdb -> fsync directory
+    chmod to the working file's read bits (0444 for 0644, 0400 for 0600), fsync file -> os.replace() onto
+    <stem>.analyst.duckdb -> fsync directory
 
 A reader that has the old analyst file open keeps reading the old inode (POSIX keeps it alive
 until the last descriptor closes), so it sees one consistent snapshot and never blocks a build.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint
@@ -106,13 +108,34 @@ def checkpoint_if_wal(db: Path) -> None:
         checkpoint(db)
 
 
+def _copy_private(src: Path, dst: Path) -> None:
+    """Copy src to a new dst created 0600 (never readable by others while it is written)."""
+    with open(src, "rb") as fin:
+        fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as fout:
+            try:
+                size = os.fstat(fin.fileno()).st_size
+                off = 0
+                while off < size:
+                    sent = os.sendfile(fout.fileno(), fin.fileno(), off, min(size - off, 1 << 30))
+                    if sent == 0:
+                        break
+                    off += sent
+            except (AttributeError, OSError):   # no sendfile here: a plain copy
+                fin.seek(0)
+                fout.seek(0)
+                fout.truncate()
+                shutil.copyfileobj(fin, fout, 16 << 20)
+
+
 def copy_db(src: Path, dst: Path, mode: int | None = None) -> None:
-    """Copy a checkpointed DuckDB file and make the copy durable (optionally chmod it first)."""
+    """Copy a checkpointed DuckDB file and make the copy durable, with src's permission bits (or `mode`).
+    The copy is private while it is written, so a 0600 warehouse never has a world-readable copy."""
     tmp_ok = False
     try:
-        shutil.copyfile(src, dst)
-        if mode is not None:
-            os.chmod(dst, mode)
+        target_mode = stat.S_IMODE(os.stat(src).st_mode) if mode is None else mode
+        _copy_private(src, dst)
+        os.chmod(dst, target_mode)
         fsync_path(dst)
         tmp_ok = True
     finally:
@@ -131,7 +154,9 @@ def publish_from(source: Path, db: Path) -> Path:
     """
     target = analyst_path(db)
     tmp = _analyst_temp_path(db)
-    copy_db(source, tmp, mode=0o444)
+    # read-only, for whoever may read the working file (a 0600 warehouse publishes a 0400 analyst file)
+    readers = stat.S_IMODE(os.stat(db if Path(db).exists() else source).st_mode) & 0o444
+    copy_db(source, tmp, mode=readers or 0o400)
     try:
         os.replace(tmp, target)
     except BaseException:

@@ -94,3 +94,28 @@ def test_yaml_is_read_with_a_safe_loader():
     src = (PKG / "load.py").read_text()
     assert "unsafe_load" not in src and "yaml.Loader" not in src and "FullLoader" not in src
     assert "CSafeLoader" in src and "yaml.SafeLoader" in src
+
+
+def test_a_private_warehouse_stays_private_through_a_build(tmp_path):
+    """Issue 14 (11): a 0600 working file keeps its mode through the two steps of `evalhouse build` (the
+    working copy dbt writes, which replaces the working file or is kept as the failed build, and the publish);
+    the analyst file is its read-only twin (0400), never world-readable."""
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    from evalhouse.publish import analyst_path, copy_db
+
+    src = tmp_path / "w.duckdb"
+    import duckdb
+    duckdb.connect(str(src)).close()
+    os.chmod(src, 0o600)
+    dst = tmp_path / "copy.duckdb"
+    copy_db(src, dst)
+    assert stat.S_IMODE(dst.stat().st_mode) == 0o600
+    proc = subprocess.run([sys.executable, "-m", "evalhouse.cli", "publish", "--db", str(src)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert stat.S_IMODE(src.stat().st_mode) == 0o600
+    assert stat.S_IMODE(analyst_path(src).stat().st_mode) == 0o400
