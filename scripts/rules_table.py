@@ -36,7 +36,7 @@ RULES: dict[str, str] = {
     "R05": "For a non-null `regress`: `regress = 1.0` exactly when `regress_misses` is empty.",
     "R06": "Runs with `change = 1.0` and `regress < 1.0` (task done, application broken) are surfaced per row and per stratum, never averaged away.",
     "R07": "`with_brain` / `with_plan` ablations are compared paired on (scenario, model, the other switch), never pooled into one score.",
-    "R08": "Checks of different evidence strength (syntax-only, compiled, executed) are never pooled; the `check_kind` mapping is a seed and an unmapped kind fails.",
+    "R08": "Checks of different evidence strength (syntax-only, compiled, executed) are never pooled; the `check_kind` mapping is a seed and an unmapped kind is a finding (the turn is left out of every pass rate).",
     "R09": "Every pass-rate row names its evidence class (`check_kind` is read before any pass rate).",
     "R10": "Router accuracy comes only from rows with both `route_expected` and `route_actual`, per router model; standalone layers are never pooled with end-to-end totals.",
     "R11": "Every failed end-to-end row is attributed to exactly one of router / planner / coder / unattributed, and the counts add up to the failures.",

@@ -12,6 +12,7 @@
     'int_dq__big_uncastable_values',
     'int_dq__load_quarantine',
     'int_dq__matrix_uncastable_values',
+    'int_dq__r08_unmapped_check_kind',
     'int_dq__r12_matrix_naive_stamps',
     'int_dq__layered_uncastable_values',
     'int_dq__r12_layered_naive_stamps',

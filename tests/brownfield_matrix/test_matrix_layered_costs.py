@@ -27,7 +27,7 @@ FIX = PROJECT_DIR / "fixtures" / "brownfield_matrix"
 BIG_CLEAN = PROJECT_DIR / "fixtures" / "brownfield" / "clean" / "logs_big"
 SEEDS = PROJECT_DIR / "seeds"
 
-DQ_MODELS = ["int_dq__matrix_uncastable_values", "int_dq__r12_matrix_naive_stamps",
+DQ_MODELS = ["int_dq__matrix_uncastable_values", "int_dq__r12_matrix_naive_stamps", "int_dq__r08_unmapped_check_kind",
              "int_dq__layered_uncastable_values", "int_dq__r12_layered_naive_stamps"]
 DQ_TESTS = ["matrix_values_cast_cleanly", "r12_matrix_stamps_are_known_instants",
             "layered_values_cast_cleanly", "r12_layered_stamps_are_known_instants"]
@@ -263,11 +263,18 @@ def _fires(tampered, name):
     assert tampered[group][name]["status"] == "fail", (name, tampered[group][name])
 
 
-def test_r08_unmapped_check_kind_fails(clean_build, dirty_build):
+def test_r08_unmapped_check_kind_is_a_finding_and_the_build_goes_on(clean_build, dirty_build):
     _clean_pass(clean_build, "r08_check_kind_mapped")
     db, _, results = dirty_build
-    assert results["r08_check_kind_mapped"]["status"] == "fail"
+    assert results["r08_check_kind_mapped"]["status"] == "warn"
     assert results["r08_check_kind_mapped"]["failures"] == 1          # only the planted 'lint' turn
+    (file, line, detail), = query(db, "select source_file, source_line, detail "
+                                      "from intermediate.int_dq__r08_unmapped_check_kind")
+    planted = query(db, "select source_file, source_line from intermediate.int_matrix__turns "
+                        "where scenario_id = 'S9' and check_kind = 'lint'")
+    assert [(file, line)] == planted and "'lint'" in detail and "check_kind_classes.csv" in detail
+    # the turn is in no pass rate, and every mart built
+    assert results["matrix_pass_rates"]["status"] == "success"
     # the capitalised 'Executed' of the other planted record is mapped after lower-casing
     rows = query(db, "select check_kind, evidence_class from intermediate.int_matrix__turns "
                      "where scenario_id = 'S9' order by turn_index")
