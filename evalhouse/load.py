@@ -1287,6 +1287,21 @@ def _jsonable(obj, notes: list[str], path: str = "$"):
     return obj
 
 
+YAML_MAX_NODES = 1_000_000   # values a judge YAML may expand to once its aliases are resolved
+
+
+def _expanded_size(obj, memo: dict) -> int:
+    """How many values `obj` has once every alias (a shared reference) is written out, without writing it
+    out: each shared node is counted once per reference, computed once (linear in the composed graph)."""
+    if not isinstance(obj, (dict, list)):
+        return 1
+    key = id(obj)
+    if key not in memo:
+        items = obj.values() if isinstance(obj, dict) else obj
+        memo[key] = 1 + sum(_expanded_size(v, memo) for v in items) + (len(obj) if isinstance(obj, dict) else 0)
+    return memo[key]
+
+
 def _read_yaml(text: str, name: str):
     import yaml
 
@@ -1302,6 +1317,13 @@ def _read_yaml(text: str, name: str):
         return None, None, f"{name}: YAML nested too deeply"
     if not isinstance(obj, dict):
         return None, None, f"{name} is {_kind_of(obj)}, expected a YAML mapping"
+    try:
+        size = _expanded_size(obj, {})
+    except RecursionError:
+        return None, None, f"{name}: YAML nested too deeply"
+    if size > YAML_MAX_NODES:
+        return None, None, (f"{name}: refused: its aliases expand to {size:,} values (more than {YAML_MAX_NODES:,}; "
+                            "a YAML alias bomb?); nothing was expanded")
     notes: list[str] = []
     doc = json.dumps(_jsonable(obj, notes), ensure_ascii=False, allow_nan=False)
     return doc, ("nonfinite: " + ", ".join(notes[:20]) if notes else None), None

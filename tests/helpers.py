@@ -48,3 +48,26 @@ def query(db: Path, sql: str, params=None) -> list[tuple]:
         return con.execute(sql, params or []).fetchall()
     finally:
         con.close()
+
+
+def normalise_model(raw: str | None) -> str | None:
+    """The model_aliases seed applied in Python (independently of the model_name_map macro): routing
+    prefixes stripped from the lower-cased id until none matches, then an exact alias."""
+    import csv
+
+    from evalhouse.paths import PROJECT_DIR
+
+    if raw is None:
+        return None
+    with open(PROJECT_DIR / "seeds" / "model_aliases.csv") as f:
+        rows = list(csv.DictReader(f))
+    prefixes = sorted((r["pattern"] for r in rows if r["rule_kind"] == "prefix"), key=len, reverse=True)
+    exact = {r["pattern"]: r["canonical_model"] for r in rows if r["rule_kind"] == "exact"}
+    name, changed = raw.strip().lower(), True
+    while changed:
+        changed = False
+        for p in prefixes:
+            if name.startswith(p) and len(name) > len(p):
+                name, changed = name[len(p):], True
+                break
+    return exact.get(name, name)

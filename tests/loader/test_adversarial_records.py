@@ -31,3 +31,41 @@ def test_a_lone_surrogate_key_in_a_coder_eval_document_lands_repaired(tmp_path):
     assert s.records_landed == 2
     (doc,), = q(db, "SELECT document FROM raw.ce_task_docs")
     assert json.loads(doc)["task_id"] == "t"
+
+
+def _alias_bomb(levels: int = 9) -> str:
+    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    names = "abcdefghijklmnop"
+    for i in range(1, levels):
+        ref = ", ".join([f"*{names[i - 1]}"] * 9)
+        lines.append(f"{names[i]}: &{names[i]} [{ref}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_yaml_alias_bomb_is_quarantined_fast_and_the_rest_lands(tmp_path):
+    """Issue 14 (8): a ~450-byte judge YAML whose aliases expand to 9^9 values hung the load at about 2 GB.
+    It is refused with a reason naming the file, in well under a second, and its neighbours land."""
+    import time
+
+    run = tmp_path / "runs" / "r1"
+    write(run / "run.json", json.dumps({"run_id": "r1"}))
+    write(run / "v" / "t" / "00" / "task.json", json.dumps({"task_id": "t"}))
+    bomb = write(run / "v" / "t" / "00" / "judge-1.yaml", _alias_bomb())
+    ok = write(run / "v" / "t" / "00" / "judge-2.yaml", "verdict: pass\nscore: 1\n")
+    assert len(bomb.read_bytes()) < 600
+    db = tmp_path / "w.duckdb"
+    t0 = time.monotonic()
+    s = load(tmp_path, db)
+    assert time.monotonic() - t0 < 20
+    assert s.records_landed == 3 and s.files_failed == 1
+    (err,), = q(db, "SELECT error FROM raw.load_errors WHERE source_file = ?", [str(bomb)])
+    assert "alias" in err and "judge-1.yaml" in err
+    assert q(db, "SELECT count(*) FROM raw.ce_judge_docs WHERE source_file = ?", [str(ok)]) == [(1,)]
+
+
+def test_yaml_aliases_of_a_reasonable_size_still_load(tmp_path):
+    run = tmp_path / "runs" / "r1"
+    write(run / "run.json", json.dumps({"run_id": "r1"}))
+    write(run / "v" / "t" / "00" / "judge-1.yaml", _alias_bomb(levels=4))   # 9^4 = 6,561 values
+    db = tmp_path / "w.duckdb"
+    assert load(tmp_path, db).records_landed == 2

@@ -11,7 +11,7 @@ from collections import defaultdict
 import pytest
 
 from evalhouse.paths import PROJECT_DIR
-from helpers import query
+from helpers import normalise_model, query
 
 _spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
@@ -330,7 +330,7 @@ def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
             cost, latency = values[2 * i], values[2 * i + 1]
             if cost is None and latency is None:
                 continue
-            g = groups[(measurement, layer, model)]
+            g = groups[(measurement, layer, normalise_model(model))]   # the mart's model is the normalised id
             cluster = task_id if task_id is not None else key
             g["cost"][cluster] += [cost] if cost is not None else []
             g["latency"][cluster] += [latency] if latency is not None else []
