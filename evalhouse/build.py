@@ -259,12 +259,14 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
             t1 = time.monotonic()
             _record_build(work, plan)
             checkpoint(work)
-            if publish:
-                target = publish_from(work, db)
             fsync_path(work)
             os.replace(work, db)
             fsync_dir(db.parent)
             failed_build_path(db).unlink(missing_ok=True)
+            # publish after the swap: a kill in between leaves the analyst file behind the working file (the
+            # next build or `evalhouse publish` catches up), never ahead of it
+            if publish:
+                target = publish_from(db, db)
             swap_s = time.monotonic() - t1
         finally:
             work.unlink(missing_ok=True)
