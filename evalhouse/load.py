@@ -1508,6 +1508,11 @@ def main_load(paths, db, family=None, follow_symlinks=False, quiet=False, wait: 
     except DatabaseBusy as exc:
         print(f"evalhouse load: {exc}", file=sys.stderr)
         return 1
+    except duckdb.OutOfMemoryException as exc:
+        print(f"evalhouse load: failed, nothing was written: DuckDB ran out of memory at memory_limit "
+              f"{_memory_limit()} ({' '.join(str(exc).split())[:200]}). A very large line or document needs more: "
+              "set EVALHOUSE_LOAD_MEMORY_LIMIT (e.g. EVALHOUSE_LOAD_MEMORY_LIMIT=4GB) and load again.", file=sys.stderr)
+        return 1
     except (LoadError, OSError, Exception) as exc:  # noqa: BLE001 - any failure: nothing was committed
         print(f"evalhouse load: failed, nothing was written: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

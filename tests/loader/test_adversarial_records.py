@@ -69,3 +69,18 @@ def test_yaml_aliases_of_a_reasonable_size_still_load(tmp_path):
     write(run / "v" / "t" / "00" / "judge-1.yaml", _alias_bomb(levels=4))   # 9^4 = 6,561 values
     db = tmp_path / "w.duckdb"
     assert load(tmp_path, db).records_landed == 2
+
+
+def test_out_of_memory_names_the_setting_and_writes_nothing(tmp_path):
+    """Issue 14 (10), first half: a line too large for the load's memory limit fails the load with a message
+    that names EVALHOUSE_LOAD_MEMORY_LIMIT, never DuckDB's bare text, and nothing is written. (Still open:
+    quarantining such a record and landing the rest.)"""
+    from lutil import run_cli
+
+    write(tmp_path / "logs_big" / "a.jsonl", json.dumps({"id": "x", "blob": "y" * 60_000_000}) + "\n")
+    db = tmp_path / "w.duckdb"
+    proc = run_cli(["load", str(tmp_path), "--db", str(db)], env_extra={"EVALHOUSE_LOAD_MEMORY_LIMIT": "50MB"})
+    assert proc.returncode == 1
+    assert "EVALHOUSE_LOAD_MEMORY_LIMIT" in proc.stderr and "Traceback" not in proc.stderr
+    tables = q(db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw'") if db.exists() else []
+    assert ("big_lines",) not in tables or q(db, "SELECT count(*) FROM raw.big_lines") == [(0,)]
