@@ -658,6 +658,7 @@ class _Loader:
         self._ce_index = None
         self._landed_kinds: set[str] = set()
         self._orphans: list[str] = []     # files registered as repeating a file whose rows were just replaced
+        self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
             "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
@@ -1136,8 +1137,26 @@ class _Loader:
             raise LoadError(f"internal error: line accounting does not add up for {path}")
 
     # ---- coder-eval documents ---------------------------------------------------------------
+    def _run_id_for(self, run_dir: str) -> str:
+        """A run's id is its directory's name, unique in the warehouse: a second, different run directory with a
+        name already taken (two folders both named `run_1`) gets `<name>@<8 hex of its path>`, so two runs are
+        never pooled under one id (data_quality_findings says so). A run keeps the id it first landed with."""
+        if self._run_ids is None:
+            self._run_ids = {}
+            for table in CE_TABLES.values():
+                for rd, rid in self.con.execute(f"SELECT DISTINCT run_dir, run_id FROM raw.{table}").fetchall():
+                    self._run_ids.setdefault(rd, rid)
+        rid = self._run_ids.get(run_dir)
+        if rid is None:
+            base = os.path.basename(run_dir)
+            taken = {r for d, r in self._run_ids.items() if d != run_dir}
+            rid = base if base not in taken else f"{base}@{hashlib.sha256(run_dir.encode()).hexdigest()[:8]}"
+            self._run_ids[run_dir] = rid
+        return rid
+
     def load_ce(self, item: Item) -> None:
         path, meta = item.path, item.ce
+        meta = {**meta, "run_id": self._run_id_for(meta["run_dir"])}
         kind = meta["doc_kind"]
         family = f"ce:{kind}"
         res = FileResult(path=path, status="loaded", family=family)

@@ -23,6 +23,7 @@
     'int_dq__r21_ce_variant_grain',
     'int_dq__r24_ce_variant_stale',
     'int_dq__r15_ce_report_counts',
+    'int_dq__ce_run_name_collisions',
     'int_dq__r27_logged_cost_audit',
 ] -%}
 

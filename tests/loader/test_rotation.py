@@ -145,3 +145,20 @@ def test_two_runs_with_byte_identical_replicates_are_two_runs(tmp_path):
     s = load(runs, db)
     assert s.files_duplicate == 0
     assert [r[0] for r in _ce(db)] == ["a", "a", "b", "b"]
+
+
+def test_two_run_directories_with_the_same_name_are_two_runs(tmp_path):
+    """Issue 14 (9): two different runs whose directories share a name (`a/run_1`, `b/run_1`) were pooled under
+    one run id and failed an error-level test. The second gets `run_1@<8 hex>`, stable across loads."""
+    _run(tmp_path / "a", "run_1", {"run_id": "run_1", "who": "a"}, 0)
+    _run(tmp_path / "b", "run_1", {"run_id": "run_1", "who": "b"}, 1)
+    db = tmp_path / "w.duckdb"
+    load(tmp_path, db)
+    ids = dict(q(db, "SELECT run_dir, run_id FROM raw.ce_run_docs"))
+    a, b = ids[str(tmp_path / "a" / "run_1")], ids[str(tmp_path / "b" / "run_1")]
+    assert a == "run_1" and b.startswith("run_1@") and len(b) == len("run_1@") + 8
+    assert q(db, "SELECT count(DISTINCT run_id) FROM raw.ce_task_docs") == [(2,)]
+    write(tmp_path / "b" / "run_1" / "v" / "t" / "02" / "task.json", json.dumps({"task_id": "t", "score": 0}))
+    load(tmp_path, db)                                            # a later document of run b keeps b's id
+    assert q(db, "SELECT DISTINCT run_id FROM raw.ce_task_docs WHERE run_dir = ?", [str(tmp_path / "b" / "run_1")]) \
+        == [(b,)]
