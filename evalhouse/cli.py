@@ -71,6 +71,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evalhouse: {problem}", file=sys.stderr)
         return 2
 
+    try:
+        return _dispatch(parser, args, db)
+    except KeyboardInterrupt:
+        print(f"evalhouse {args.command}: interrupted; nothing was written (a load or build is all or nothing)",
+              file=sys.stderr)
+        return 130
+
+
+def _dispatch(parser, args, db) -> int:
     if args.command == "load":
         from .load import main_load
         return main_load(args.paths, db=db, family=args.family,

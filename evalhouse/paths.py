@@ -17,12 +17,34 @@ DEFAULT_DB = "evalhouse.duckdb"
 RESERVED_CATALOG_NAMES = {"main", "temp", "system", "memory"}
 
 
+# the warehouse's own schemas: a database (catalog) of the same name makes `raw.x` ambiguous
+SCHEMA_NAMES = {"raw", "staging", "intermediate", "marts"}
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
 def check_db_name(db: Path) -> str | None:
-    """A message for a database file name DuckDB cannot use as a catalog, else None."""
+    """A message for a database file evalhouse cannot use as its working file, else None."""
     catalog = db.name.split(".", 1)[0]
     if catalog.lower() in RESERVED_CATALOG_NAMES:
         return (f"{db.name}: DuckDB would name this database '{catalog}', which is reserved "
                 f"({', '.join(sorted(RESERVED_CATALOG_NAMES))}); choose another file name, e.g. evalhouse.duckdb")
+    if catalog.lower() in SCHEMA_NAMES:
+        return (f"{db.name}: DuckDB would name this database '{catalog}', the name of one of the warehouse's "
+                f"schemas ({', '.join(sorted(SCHEMA_NAMES))}), so table names would be ambiguous; choose another "
+                "file name, e.g. evalhouse.duckdb")
+    if db.name.endswith(".analyst.duckdb"):
+        return (f"{db.name} is an analyst file (a read-only copy that every build replaces); pass the working "
+                f"file instead, e.g. --db {db.name[:-len('.analyst.duckdb')]}.duckdb")
+    if db.exists():
+        if not db.is_file():
+            return f"{db}: not a regular file (a device or a directory); pass a DuckDB file, e.g. evalhouse.duckdb"
+        try:
+            with open(db, "rb") as fh:
+                head = fh.read(len(SQLITE_MAGIC))
+        except OSError as exc:
+            return f"{db}: cannot read it ({exc.strerror or exc}); check its permissions"
+        if head == SQLITE_MAGIC:
+            return f"{db} is a SQLite database, not a DuckDB file; pass a DuckDB file, e.g. evalhouse.duckdb"
     return None
 
 

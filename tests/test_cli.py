@@ -16,3 +16,36 @@ def test_reserved_database_names_are_refused(tmp_path: Path, name: str, capsys):
 
 def test_unknown_command_is_a_usage_error():
     assert main(["frobnicate"]) == 2
+
+
+@pytest.mark.parametrize("name,why", [("raw.duckdb", "schemas"), ("marts.duckdb", "schemas"),
+                                      ("w.analyst.duckdb", "analyst file")])
+def test_database_names_that_would_break_the_warehouse_are_refused(tmp_path: Path, name: str, why: str, capsys):
+    """Issue 14 (12 and the clear-errors list): `--db raw.duckdb` gave an ambiguous-reference error, and the
+    analyst file as --db wrote into the published file."""
+    assert main(["load", str(tmp_path), "--db", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert why in err and "Traceback" not in err
+    assert not (tmp_path / name).exists()
+
+
+def test_a_sqlite_file_or_a_device_as_db_is_refused_clearly(tmp_path: Path, capsys):
+    lite = tmp_path / "old.db"
+    lite.write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
+    assert main(["load", str(tmp_path), "--db", str(lite)]) == 2
+    assert "SQLite database, not a DuckDB file" in capsys.readouterr().err
+    assert main(["build", "--db", "/dev/null"]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+    assert not Path("/dev/null.lock").exists()
+
+
+def test_ctrl_c_is_a_message_not_a_traceback(tmp_path: Path, monkeypatch, capsys):
+    import evalhouse.load
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evalhouse.load, "main_load", interrupted)
+    assert main(["load", str(tmp_path), "--db", str(tmp_path / "w.duckdb")]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted; nothing was written" in err and "Traceback" not in err
