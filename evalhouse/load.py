@@ -1513,6 +1513,16 @@ def format_summary(s: LoadSummary, verbose: bool = True) -> str:
         if len(s.errors) > SHOW_ERRORS:
             lines.append(f"  ... and {len(s.errors) - SHOW_ERRORS} more in raw.load_errors "
                          f"(WHERE load_id = '{s.load_id}')")
+    if not s.files and s.files_seen == 0:
+        lines.append("  nothing to load: no files under the given paths")
+    elif not s.files and s.ignored:
+        # every file was ignored: say which and why, or the user sees a silent success
+        lines.append("  nothing to load: every file was ignored. Logs are *.jsonl under logs_big/, logs/ or "
+                     "logs_layered/ (or pass --family), and coder-eval run directories holding run.json:")
+        for path, why in s.ignored[:SHOW_ERRORS]:
+            lines.append(f"  ignored: {path}: {why}")
+        if len(s.ignored) > SHOW_ERRORS:
+            lines.append(f"  ... and {len(s.ignored) - SHOW_ERRORS} more ignored")
     return "\n".join(lines)
 
 

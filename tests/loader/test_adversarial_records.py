@@ -84,3 +84,18 @@ def test_out_of_memory_names_the_setting_and_writes_nothing(tmp_path):
     assert "EVALHOUSE_LOAD_MEMORY_LIMIT" in proc.stderr and "Traceback" not in proc.stderr
     tables = q(db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw'") if db.exists() else []
     assert ("big_lines",) not in tables or q(db, "SELECT count(*) FROM raw.big_lines") == [(0,)]
+
+
+def test_a_folder_with_nothing_to_load_says_why(tmp_path):
+    """Issue 14 (clear errors): an empty folder, or one whose files are all ignored, used to exit 0 in silence."""
+    from lutil import run_cli
+
+    write(tmp_path / "in" / "notes" / "readme.txt", "hello")
+    write(tmp_path / "in" / "runs.jsonl", '{"id": "x"}\n')            # a log outside logs_big/, logs/, ...
+    proc = run_cli(["load", str(tmp_path / "in"), "--db", str(tmp_path / "w.duckdb")])
+    assert proc.returncode == 0
+    assert "every file was ignored" in proc.stdout
+    assert "readme.txt: not a file evalhouse loads" in proc.stdout and "runs.jsonl" in proc.stdout
+    (tmp_path / "empty").mkdir()
+    proc = run_cli(["load", str(tmp_path / "empty"), "--db", str(tmp_path / "w.duckdb")])
+    assert proc.returncode == 0 and "no files under the given paths" in proc.stdout
