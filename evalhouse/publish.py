@@ -30,7 +30,9 @@ ANALYST_SUFFIX = ".analyst.duckdb"
 
 
 def _stem(db: Path) -> str:
-    return db.stem if db.suffix else db.name
+    """The name the side files derive from: the file name without `.duckdb` (any other suffix is kept, so
+    `w.duckdb` and `w.db` in one folder never share an analyst file)."""
+    return db.name[:-len(".duckdb")] if db.name.endswith(".duckdb") and len(db.name) > len(".duckdb") else db.name
 
 
 def analyst_path(db: os.PathLike | str) -> Path:
