@@ -639,8 +639,11 @@ def _read_jsonl(path: str, reg: dict, prefix=None):
 
 class _Loader:
     def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True,
-                 shas_dir: str | None = None):
+                 shas_dir: str | None = None, explicit_family: str | None = None):
         self.con = con
+        # --family given: a registered file landed under another family moves to this one (its old rows go);
+        # without it, a registered file keeps the family it was landed under
+        self.explicit_family = explicit_family
         self.direct = direct      # land first loads with DuckDB's own scanner (see _DIRECT_INSERT)
         self._prefixes: dict[str, Future] = {}
         self._scans: dict[str, tuple[tuple, Future]] = {}     # path -> (stat key, pre-pass) in flight
@@ -829,10 +832,17 @@ class _Loader:
 
     def _load_jsonl(self, item: Item) -> None:
         path, family = item.path, item.family
+        reg = self.registry.get(path)
+        refamily = reg is not None and reg["family"] != family and reg["family"] in JSONL_TABLES
+        if refamily and self.explicit_family is None:
+            family, refamily = reg["family"], False
         res = FileResult(path=path, status="loaded", family=family)
         try:
             st = os.stat(path)
-            reg = self.registry.get(path)
+            if refamily:
+                self._replace_rows_if_registered(reg, res)      # moved to the family --family names
+                reg = None
+                res.status = "replaced"
             if self._unchanged_by_stat(reg, st):
                 res.status = "unchanged"
                 self.s.files.append(res)
@@ -1352,7 +1362,8 @@ def _read_yaml(text: str, name: str):
 # public API
 # --------------------------------------------------------------------------------------------
 
-def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct: bool) -> LoadSummary:
+def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct: bool,
+               explicit_family: str | None = None) -> LoadSummary:
     """One attempt at the load, in one transaction (the caller holds the evalhouse lock)."""
     summary = LoadSummary(load_id=str(uuid.uuid4()), db=db)
     con = connect_rw(db)
@@ -1383,7 +1394,7 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
         shas_dir = f"{db}.lines.tmp"
         shutil.rmtree(shas_dir, ignore_errors=True)
         os.makedirs(shas_dir, exist_ok=True)
-        loader = _Loader(con, summary, started, bar, direct=direct, shas_dir=shas_dir)
+        loader = _Loader(con, summary, started, bar, direct=direct, shas_dir=shas_dir, explicit_family=explicit_family)
         for path, reason in found.errors:
             loader._flush_errors(path, [(None, reason, None)])
             summary.files_failed += 1
@@ -1457,10 +1468,10 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
     direct = os.environ.get("EVALHOUSE_LOAD_DIRECT", "1").strip() not in ("0", "false", "no")
     with db_lock(db, wait=wait, what="load"):
         try:
-            summary = _load_once(paths, db, found, memory_limit, progress, direct)
+            summary = _load_once(paths, db, found, memory_limit, progress, direct, family)
         except _DirectPathFailed:
             # DuckDB's scanner refused a file the pre-pass accepted (rolled back): land everything the chunked way
-            summary = _load_once(paths, db, found, memory_limit, progress, direct=False)
+            summary = _load_once(paths, db, found, memory_limit, progress, direct=False, explicit_family=family)
     summary.files_unchanged = sum(1 for f in summary.files if f.status == "unchanged")
     summary.seconds = time.monotonic() - t0
     return summary

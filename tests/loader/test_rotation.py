@@ -162,3 +162,21 @@ def test_two_run_directories_with_the_same_name_are_two_runs(tmp_path):
     load(tmp_path, db)                                            # a later document of run b keeps b's id
     assert q(db, "SELECT DISTINCT run_id FROM raw.ce_task_docs WHERE run_dir = ?", [str(tmp_path / "b" / "run_1")]) \
         == [(b,)]
+
+
+def test_a_file_landed_under_the_wrong_family_moves_with_family(tmp_path):
+    """Issue 14 (clear errors): `--family` on a file landed under another family was skipped as unchanged.
+    With --family it moves (its rows leave the old family's table); without it, it keeps its family, appends
+    included."""
+    f = write(tmp_path / "logs" / "runs.jsonl", _lines(3, "r"))
+    db = tmp_path / "w.duckdb"
+    load(tmp_path, db)
+    assert _by_file(db, "matrix_lines") == {"runs.jsonl": 3}
+    s = load(f, db, family="big")
+    assert s.files_replaced == 1
+    assert _by_file(db, "matrix_lines") == {} and _by_file(db, "big_lines") == {"runs.jsonl": 3}
+    assert load(tmp_path, db).records_landed == 0                  # a plain load leaves it where it is
+    with open(f, "a") as fh:
+        fh.write(_lines(1, "more"))
+    assert load(tmp_path, db).records_landed == 1
+    assert _by_file(db, "matrix_lines") == {} and _by_file(db, "big_lines") == {"runs.jsonl": 4}
