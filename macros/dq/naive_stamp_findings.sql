@@ -3,7 +3,7 @@
   line of `relation` (a staging model with stamp_raw, stamp, stamp_is_naive) whose stamp is
   missing, does not parse, or is naive (no UTC offset; read as UTC).
 -#}
-{% macro naive_stamp_findings(relation, source_family) -%}
+{% macro naive_stamp_findings(relation, source_family, skip_foreign=false) -%}
 select
     'R12' as rule_id,
     '{{ source_family }}' as source_family,
@@ -15,5 +15,10 @@ select
         else 'stamp ''' || t.stamp_raw || ''' has no UTC offset (read as UTC)'
     end as detail
 from {{ relation }} as t
-where t.stamp is null or t.stamp_is_naive
+where
+    (t.stamp is null or t.stamp_is_naive)
+    {%- if skip_foreign %}
+    -- a foreign record (not one of the family's) is its own finding, not a stamp problem
+    and not coalesce(t.is_foreign_record, false)
+    {%- endif %}
 {%- endmacro %}

@@ -223,8 +223,22 @@ def test_uncastable_values_are_kept_null_and_flagged(clean, dirty):
     assert regress is None and rep is True
     found = query(dirty[0], "select rule_id, source_line, detail from marts.data_quality_findings "
                             "where rule_id in ('TYPE', 'LOAD') order by source_line, detail")
-    assert [(r_, ln) for r_, ln, _ in found] == [("TYPE", 6), ("TYPE", 6), ("LOAD", 7), ("LOAD", 8)]
+    assert [(r_, ln) for r_, ln, _ in found] == [("TYPE", 6), ("TYPE", 6), ("LOAD", 7), ("LOAD", 8), ("LOAD", 9)]
     assert "nonfinite: $.regress" in found[2][2]
+
+
+def test_foreign_json_is_a_finding_not_a_run(clean, dirty):
+    """Issue 14: `{"a": 1}` under logs_big/ landed as a brownfield run. It is flagged in staging, left out of
+    every model past it, and listed with its file and line; the build goes on."""
+    _assert_clean_pass(clean, "big_records_have_the_family_shape")
+    r = _status(dirty[1], "big_records_have_the_family_shape")
+    assert r["status"] == "warn" and r["failures"] == 1, r
+    (line, detail), = query(dirty[0], "select source_line, detail from intermediate.int_dq__big_foreign_records")
+    assert line == 9 and "none of the fields" in detail
+    assert query(dirty[0], "select count(*) from marts.fct_big_runs where source_file like '%planted.jsonl' "
+                           "and source_line = 9") == [(0,)]
+    assert query(dirty[0], "select is_foreign_record from staging.stg_big__runs where source_file like "
+                           "'%planted.jsonl' and source_line = 9") == [(True,)]      # staging keeps it, flagged
 
 
 def test_quarantined_line_lands_in_findings(clean, dirty):

@@ -14,7 +14,9 @@ with
 
 runs as (
     select stg_runs.* from {{ ref('stg_big__runs') }} as stg_runs
-    {{ only_new_pairs('stg_runs') }}
+    -- a record with none of a run's fields is not a run (an int_dq__big_foreign_records finding)
+    where not coalesce(stg_runs.is_foreign_record, false)
+    {{ only_new_pairs('stg_runs', keyword='and') }}
 ),
 
 assertions as (

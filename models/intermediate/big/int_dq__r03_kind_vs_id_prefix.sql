@@ -20,5 +20,6 @@ select
     end as detail
 from runs
 where
-    kind is null
-    or (kind_from_id_prefix is not null and kind <> kind_from_id_prefix)
+    (kind is null or (kind_from_id_prefix is not null and kind <> kind_from_id_prefix))
+    -- a foreign record (not a run) is its own finding (int_dq__big_foreign_records)
+    and not coalesce(is_foreign_record, false)

@@ -20,4 +20,5 @@ select
         else 'stamp ''' || stamp_raw || ''' has no UTC offset (read as UTC)'
     end as detail
 from runs
-where stamp is null or stamp_is_naive
+-- a foreign record (not a run) is its own finding (int_dq__big_foreign_records), not a stamp problem
+where (stamp is null or stamp_is_naive) and not coalesce(is_foreign_record, false)

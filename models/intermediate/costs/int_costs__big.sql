@@ -29,3 +29,4 @@ select
     r.run_key as unit_key,
     false as is_no_model_call
 from {{ ref('stg_big__runs') }} as r
+where not coalesce(r.is_foreign_record, false)

@@ -1,9 +1,11 @@
 {#-
   One row per matrix turn with its resolved models (a record's own fields win over the file stem), its
-  evidence class (check_kind_classes seed; NULL when unmapped, which fails R08) and its cluster key.
+  evidence class (check_kind_classes seed; NULL when unmapped: an R08 finding) and its cluster key.
 -#}
 with turns as (
     select * from {{ ref('stg_matrix__turns') }}
+    -- a record with none of a turn's fields is not a turn (an int_dq__matrix_foreign_records finding)
+    where not coalesce(is_foreign_record, false)
 ),
 
 classes as (

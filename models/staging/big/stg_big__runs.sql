@@ -117,5 +117,11 @@ select
     coalesce(wall_s_text is not null and wall_s is null, false) as wall_s_invalid,
     coalesce(calls_text is not null and calls is null, false) as calls_invalid,
     coalesce(cost_text is not null and cost_usd_logged is null, false) as cost_invalid,
-    coalesce(stamp_text is not null and stamp is null, false) as stamp_invalid
+    coalesce(stamp_text is not null and stamp is null, false) as stamp_invalid,
+    -- none of a run's fields: not a brownfield run at all (foreign JSON); flagged here, left out downstream
+    coalesce(
+        scenario_id_text is null and kind_text is null and model_text is null and change_text is null
+        and regress_text is null,
+        true
+    ) as is_foreign_record
 from typed

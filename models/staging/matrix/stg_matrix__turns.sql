@@ -47,5 +47,11 @@ select
     t.cell_coder_model is null as cell_invalid,
     coalesce(t.turn_type not in ('chat', 'coder'), false) as turn_type_invalid,
     coalesce(t.stamp_raw is not null and t.stamp is null, false) as stamp_invalid,
-    coalesce(t.cached_tokens > t.prompt_tokens, false) as cached_exceeds_prompt
+    coalesce(t.cached_tokens > t.prompt_tokens, false) as cached_exceeds_prompt,
+    -- none of a turn's fields: not a matrix turn at all (foreign JSON); flagged here, left out downstream
+    coalesce(
+        t.scenario_id is null and t.turn_index_raw is null and t.turn_type_raw is null and t.check_kind_raw is null
+        and t.check_passed_raw is null,
+        true
+    ) as is_foreign_record
 from typed as t
