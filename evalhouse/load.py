@@ -447,18 +447,30 @@ def _hash_prefix(path: str, n: int):
     Hashes straight from a read-only memory map (no copy); hashlib releases the GIL, so the
     prefixes of several files can be hashed in parallel threads (see _Loader.prefetch)."""
     with _read_file(path) as fh:
-        size = os.fstat(fh.fileno()).st_size
-        if n <= 0 or size < n:
-            return None
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            h = hashlib.sha256()
-            view = memoryview(mm)
-            try:
-                for i in range(0, n, PREFIX_BLOCK):
-                    h.update(view[i:min(n, i + PREFIX_BLOCK)])
-                return bytes(view[:3]), h
-            finally:
-                view.release()
+        return _hash_prefix_fd(fh, n)
+
+
+def _file_identity(fh) -> tuple:
+    st = os.fstat(fh.fileno())
+    return st.st_dev, st.st_ino, st.st_mtime_ns
+
+
+def _hash_prefix_fd(fh, n: int):
+    """_hash_prefix of an open file: (first 3 bytes, sha256 state of the first n bytes, the file's identity
+    (device, inode, mtime) when it was hashed), or None if it is shorter."""
+    size = os.fstat(fh.fileno()).st_size
+    if n <= 0 or size < n:
+        return None
+    ident = _file_identity(fh)
+    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        h = hashlib.sha256()
+        view = memoryview(mm)
+        try:
+            for i in range(0, n, PREFIX_BLOCK):
+                h.update(view[i:min(n, i + PREFIX_BLOCK)])
+            return bytes(view[:3]), h, ident
+        finally:
+            view.release()
 
 
 @dataclass
@@ -627,14 +639,21 @@ def _read_jsonl(path: str, reg: dict, prefix=None):
     If the prefix does not verify, the whole file is read (off = 0).
     """
     bl = reg["bytes_landed"]
-    if prefix is None:
-        prefix = _hash_prefix(path, bl)
     with _read_file(path) as fh:
+        # the prefix and the tail come from ONE file: a precomputed hash of a file since replaced or rewritten
+        # (another inode or mtime) is recomputed here, so old lines are never committed with a new file's tail
+        ident = _file_identity(fh)
+        if prefix is None or prefix[2] != ident:
+            prefix = _hash_prefix_fd(fh, bl)
         if prefix is not None and prefix[1].copy().hexdigest() == reg["prefix_sha256"]:
             fh.seek(bl)
-            return prefix[0], bl, fh.read(), prefix[1]
-        data = fh.read()
-        return data[:3], 0, data, hashlib.sha256()
+            tail = fh.read()
+            head, off, data, h = prefix[0], bl, tail, prefix[1]
+        else:
+            fh.seek(0)
+            data = fh.read()
+            head, off, h = data[:3], 0, hashlib.sha256()
+        return head, off, data, h
 
 
 class _Loader:
