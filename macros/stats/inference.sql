@@ -242,10 +242,11 @@
   when a > 0 (X significantly above 0); the low bound is clipped at 0 (costs are not negative).
   When a <= 0 the set is unbounded: low = 0, high = NULL (ratio_ci_reason says why). Fieller keeps its
   coverage where the delta method does not (few successes: X near 0); the project's coverage study
-  checks it (tests/stats/test_ratio_coverage.py). NULL when C < 2 or X <= 0.
+  checks it (tests/stats/test_ratio_coverage.py). NULL when C < 2 or X <= 0. `crit`: an expression
+  already holding t(C-1, 0.975) (a column computed once), else it is computed inline.
 -#}
-{% macro ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, side) -%}
-    {%- set t2 = '(' ~ t_quantile('(' ~ n_clusters ~ ') - 1') ~ ' * ' ~ t_quantile('(' ~ n_clusters ~ ') - 1') ~ ')' -%}
+{% macro ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, side, crit=none) -%}
+    {%- set t2 = 'power(' ~ (crit or t_quantile('(' ~ n_clusters ~ ') - 1')) ~ ', 2)' -%}
     {%- set a = '(cast((' ~ x ~ ') as double) * (' ~ x ~ ') - ' ~ t2 ~ ' * (' ~ v_xx ~ '))' -%}
     {%- set b = '(cast((' ~ x ~ ') as double) * (' ~ y ~ ') - ' ~ t2 ~ ' * (' ~ v_xy ~ '))' -%}
     {%- set c = '(cast((' ~ y ~ ') as double) * (' ~ y ~ ') - ' ~ t2 ~ ' * (' ~ v_yy ~ '))' -%}
@@ -268,13 +269,13 @@
   Why a ratio's Fieller interval (or its upper bound) is NULL: 'no successes', 'fewer than 2 clusters',
   or 'successes not distinguishable from 0 (upper bound unbounded)'. NULL when the interval is bounded.
 -#}
-{% macro ratio_ci_reason(y, x, v_xx, n_clusters) -%}
-    {%- set t = t_quantile('(' ~ n_clusters ~ ') - 1') -%}
+{% macro ratio_ci_reason(y, x, v_xx, n_clusters, crit=none) -%}
+    {%- set t = crit or t_quantile('(' ~ n_clusters ~ ') - 1') -%}
     (case
         when ({{ y }}) is null then 'no observations'
         when ({{ x }}) is null or ({{ x }}) <= 0 then 'no successes'
         when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then 'fewer than 2 clusters'
-        when cast(({{ x }}) as double) * ({{ x }}) - {{ t }} * {{ t }} * ({{ v_xx }}) <= 0
+        when cast(({{ x }}) as double) * ({{ x }}) - power({{ t }}, 2) * ({{ v_xx }}) <= 0
             then 'successes not distinguishable from 0 (upper bound unbounded)'
     end)
 {%- endmacro %}

@@ -75,11 +75,12 @@
 {#-
   The column block of one RATIO of cluster totals y / x (cost per success): <prefix>,
   <prefix>_ci_low, <prefix>_ci_high (Fieller at t(C-1), ratio_fieller_bound) and <prefix>_ci_reason.
-  The arguments are the two totals, the three clustered (co)variances of the totals and C.
+  The arguments are the two totals, the three clustered (co)variances of the totals and C (and
+  optionally `crit`, a column already holding t(C-1, 0.975)).
 -#}
-{% macro ratio_interval_columns(y, x, v_yy, v_xx, v_xy, n_clusters, prefix) -%}
+{% macro ratio_interval_columns(y, x, v_yy, v_xx, v_xy, n_clusters, prefix, crit=none) -%}
     case when ({{ x }}) > 0 then cast(({{ y }}) as double) / ({{ x }}) end as {{ prefix }},
-    {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'low') }} as {{ prefix }}_ci_low,
-    {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'high') }} as {{ prefix }}_ci_high,
-    {{ ratio_ci_reason(y, x, v_xx, n_clusters) }} as {{ prefix }}_ci_reason
+    {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'low', crit=crit) }} as {{ prefix }}_ci_low,
+    {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'high', crit=crit) }} as {{ prefix }}_ci_high,
+    {{ ratio_ci_reason(y, x, v_xx, n_clusters, crit=crit) }} as {{ prefix }}_ci_reason
 {%- endmacro %}

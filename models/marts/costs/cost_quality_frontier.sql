@@ -83,7 +83,8 @@ ratio_vars as (
         {{ cluster_total_cov('a.ratio_cost_sq', 'a.ratio_cost', 'a.ratio_cost', 'a.n_ratio_clusters') }} as v_yy,
         {{ cluster_total_cov('a.ratio_successes_sq', 'a.ratio_successes', 'a.ratio_successes', 'a.n_ratio_clusters') }}
             as v_xx,
-        {{ cluster_total_cov('a.ratio_cross', 'a.ratio_cost', 'a.ratio_successes', 'a.n_ratio_clusters') }} as v_xy
+        {{ cluster_total_cov('a.ratio_cross', 'a.ratio_cost', 'a.ratio_successes', 'a.n_ratio_clusters') }} as v_xy,
+        {{ t_quantile('a.n_ratio_clusters - 1') }} as ratio_t
     from arms as a
 ),
 
@@ -112,7 +113,7 @@ measured as (
         cast({{ ci_null_reason('r.cost_usd_mean', 'r.n_cost_clusters') }} as varchar) as cost_usd_mean_ci_reason,
         r.n_cost_clusters as n_cost_usd_mean_clusters,
         {{ ratio_interval_columns('r.ratio_cost', 'r.ratio_successes', 'r.v_yy', 'r.v_xx', 'r.v_xy',
-                                  'r.n_ratio_clusters', 'cost_per_success') }},
+                                  'r.n_ratio_clusters', 'cost_per_success', crit='r.ratio_t') }},
         r.ratio_successes as n_cost_per_success_successes,
         r.n_ratio_clusters as n_cost_per_success_clusters,
         f.rate_row_first_date,
