@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 from evalhouse.paths import PROJECT_DIR
-from helpers import query
+from helpers import normalise_model, query
 
 SEEDS = PROJECT_DIR / "seeds"
 
@@ -23,26 +23,16 @@ def _ts(s: str) -> datetime:
 
 
 class Card:
-    """The rate card and alias seeds, read from their CSVs (not through dbt)."""
+    """The rate card read from its CSV, and the alias seed applied in Python (not through dbt)."""
 
     def __init__(self):
-        with open(SEEDS / "model_aliases.csv") as f:
-            rows = list(csv.DictReader(f))
-        self.prefixes = sorted((r["pattern"] for r in rows if r["rule_kind"] == "prefix"), key=len, reverse=True)
-        self.exact = {r["pattern"]: r["canonical_model"] for r in rows if r["rule_kind"] == "exact"}
         with open(SEEDS / "rate_card.csv") as f:
             self.rows = list(csv.DictReader(f))
         self.by_id = {r["rate_id"]: r for r in self.rows}
 
-    def normalise(self, raw: str) -> str:
-        name, changed = raw.strip().lower(), True
-        while changed:
-            changed = False
-            for p in self.prefixes:
-                if name.startswith(p) and len(name) > len(p):
-                    name, changed = name[len(p):], True
-                    break
-        return self.exact.get(name, name)
+    @staticmethod
+    def normalise(raw: str) -> str:
+        return normalise_model(raw)
 
     def in_force(self, model, at, superseded):
         out = []
