@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .paths import check_db_name, resolve_db
+from .paths import check_db_name, missing_db_problem, resolve_db
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -23,6 +23,8 @@ def _parser() -> argparse.ArgumentParser:
     load.add_argument("--follow-symlinks", action="store_true",
                       help="follow symlinks that point outside the given roots")
     load.add_argument("--quiet", action="store_true", help="print only the summary line")
+    load.add_argument("--create", action="store_true",
+                      help="start a new warehouse at --db even though its folder already holds another one")
     load.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                       help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT or 60)")
 
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors
         return int(exc.code or 0)
     db = resolve_db(getattr(args, "db", None))
-    problem = check_db_name(db)
+    problem = check_db_name(db) or missing_db_problem(db, args.command, getattr(args, "create", False))
     if problem:
         print(f"evalhouse: {problem}", file=sys.stderr)
         return 2

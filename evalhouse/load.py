@@ -72,6 +72,7 @@ leaves the choice to DuckDB): JSON text takes about half the space and lands fas
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import json
 import math
@@ -91,12 +92,14 @@ import duckdb
 
 from .discover import Item, discover
 from .locking import DatabaseBusy, connect_rw, db_lock
+from .paths import disk_full_message, is_disk_full
 from .schema import CE_TABLES, JSONL_TABLES, ensure_raw_schema
 
 RAW_TEXT_MAX = 4096          # chars of offending text kept in raw.load_errors
 CHUNK_BYTES = 64 << 20       # bytes per DuckDB split/validate batch
 RACY_NS = 2_000_000_000      # mtime this close to the registering load: verify by hash
 SHOW_ERRORS = 8
+MAX_RECORD_BYTES = 32 << 20  # a line or document past this is quarantined ($EVALHOUSE_MAX_RECORD_BYTES overrides)
 GZIP_MAGIC = b"\x1f\x8b\x08"
 BOM = b"\xef\xbb\xbf"
 
@@ -502,6 +505,7 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
     than DuckDB's sha256, and this runs in a prefetch thread while DuckDB lands the previous file.
     """
     sc = _Scan()
+    cap = max_record_bytes()
     h = hashlib.sha256()
     h_end = h.copy()
     dec = codecs.getincrementaldecoder("utf-8")()
@@ -544,6 +548,9 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
                     pieces = buf.split(b"\n")
                     pieces[0] = carry + pieces[0]
                     carry = pieces.pop()
+                    if len(carry) > cap or (pieces and max(map(len, pieces)) > cap):
+                        sc.direct_ok = False     # a record past the limit: the chunked path quarantines it
+                        continue
                     if pieces and not line1_done:              # DuckDB drops a BOM that starts the file
                         line1_done = True
                         if pieces[0].startswith(BOM):
@@ -681,14 +688,22 @@ class _Loader:
         self._landed_kinds: set[str] = set()
         self._orphans: list[str] = []     # files registered as repeating a file whose rows were just replaced
         self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
+        self._oversized: set[str] = set()   # files with a record quarantined as too large in this load
+        self._fresh: set[str] = set()       # files whose old rows this load deleted
+        self.record_cap = max_record_bytes()
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
             "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
-            "epoch_ns(l.started_at) FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
+            "epoch_ns(l.started_at), f.oversize_cap FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
         ).fetchall():
             self.registry[row[0]] = dict(zip(
                 ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
-                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns"], row))
+                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns",
+                 "oversize_cap"], row))
+
+    def _retry_oversize(self, reg: dict | None) -> bool:
+        """A file with a record quarantined as too large under a smaller limit than today's lands again, whole."""
+        return reg is not None and reg.get("oversize_cap") is not None and self.record_cap > reg["oversize_cap"]
 
     def prefetch(self, items, pool: ThreadPoolExecutor) -> None:
         """Run the pure-Python reading of the JSONL files in `pool`, so it overlaps DuckDB's work.
@@ -703,6 +718,8 @@ class _Loader:
             if it.kind != "jsonl":
                 continue
             reg = self.registry.get(it.path)
+            if self._retry_oversize(reg):
+                reg = None                 # lands again from the start (see _load_jsonl)
             try:
                 st = os.stat(it.path)
             except OSError:
@@ -760,10 +777,14 @@ class _Loader:
         first = old["first_load_id"] if old else self.s.load_id
         if duplicate_of is ...:
             duplicate_of = old.get("duplicate_of") if old else None
+        if path in self._oversized:
+            oversize_cap = self.record_cap
+        else:
+            oversize_cap = None if old is None or path in self._fresh else old.get("oversize_cap")
         self.registry[path] = dict(source_file=path, family=family, size_bytes=size, mtime_ns=mtime_ns,
                                    bytes_landed=bytes_landed, prefix_sha256=prefix_sha, file_sha256=file_sha,
                                    lines_read=lines_read, lines_landed=lines_landed, first_load_id=first,
-                                   registered_ns=time.time_ns(), duplicate_of=duplicate_of)
+                                   registered_ns=time.time_ns(), duplicate_of=duplicate_of, oversize_cap=oversize_cap)
         self._dirty.add(path)
         self._index(path, self.registry[path])
 
@@ -772,17 +793,18 @@ class _Loader:
         if self._dirty:
             rows = [self.registry[p] for p in sorted(self._dirty)]
             cols = ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
-                    "file_sha256", "lines_landed", "first_load_id", "duplicate_of", "lines_read"]
+                    "file_sha256", "lines_landed", "first_load_id", "duplicate_of", "lines_read", "oversize_cap"]
             params = {c: [r.get(c) for r in rows] for c in cols}
             self.con.execute("DELETE FROM raw.files WHERE source_file IN (SELECT unnest($p::VARCHAR[]))",
                              {"p": params["source_file"]})
             self.con.execute(
                 "INSERT INTO raw.files (source_file, family, size_bytes, mtime_ns, bytes_landed, prefix_sha256, "
-                "file_sha256, lines_landed, first_load_id, last_load_id, duplicate_of, lines_read) "
+                "file_sha256, lines_landed, first_load_id, last_load_id, duplicate_of, lines_read, oversize_cap) "
                 "SELECT unnest($source_file::VARCHAR[]), unnest($family::VARCHAR[]), unnest($size_bytes::BIGINT[]), "
                 "unnest($mtime_ns::BIGINT[]), unnest($bytes_landed::BIGINT[]), unnest($prefix_sha256::VARCHAR[]), "
                 "unnest($file_sha256::VARCHAR[]), unnest($lines_landed::BIGINT[]), unnest($first_load_id::VARCHAR[]), "
-                "$load_id, unnest($duplicate_of::VARCHAR[]), unnest($lines_read::BIGINT[])",
+                "$load_id, unnest($duplicate_of::VARCHAR[]), unnest($lines_read::BIGINT[]), "
+                "unnest($oversize_cap::BIGINT[])",
                 {**params, "load_id": self.s.load_id})
             self._dirty.clear()
         for kind, docs in self._docs.items():
@@ -858,8 +880,9 @@ class _Loader:
         res = FileResult(path=path, status="loaded", family=family)
         try:
             st = os.stat(path)
-            if refamily:
-                self._replace_rows_if_registered(reg, res)      # moved to the family --family names
+            if refamily or self._retry_oversize(reg):
+                # moved to the family --family names, or a too-large record may now fit: land it all again
+                self._replace_rows_if_registered(reg, res)
                 reg = None
                 res.status = "replaced"
             if self._unchanged_by_stat(reg, st):
@@ -875,7 +898,7 @@ class _Loader:
                 sc = self._scan_in_use = self._prefetched_scan(path, st)   # first landing: keeps nothing
                 head, off, data, h = sc.head, 0, None, None
         except OSError as exc:
-            self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
+            self._whole_file_error(res, _read_failure(exc))
             return
         mtime_ns = st.st_mtime_ns
         if sc is not None:
@@ -1033,6 +1056,7 @@ class _Loader:
         """The already-landed part changed: delete the file's old rows (same transaction)."""
         if reg is None:
             return
+        self._fresh.add(res.path)
         fam = reg["family"]
         if fam in JSONL_TABLES:
             self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
@@ -1109,7 +1133,9 @@ class _Loader:
         con = self.con
         errs: list[tuple[int | None, str, str | None]] = []
         text = None
-        if b"\x00" not in chunk:
+        cap = max_record_bytes()
+        huge = len(chunk) > cap and any(len(raw) > cap for raw in chunk.split(b"\n"))
+        if b"\x00" not in chunk and not huge:
             try:
                 text = chunk.decode("utf-8")
             except UnicodeDecodeError:
@@ -1119,6 +1145,10 @@ class _Loader:
         else:
             nos, texts = [], []
             for i, raw in enumerate(chunk.split(b"\n"), start=base + 1):
+                if len(raw) > cap:
+                    self._oversized.add(path)
+                    errs.append((i, _too_large("line", len(raw), cap), raw[:RAW_TEXT_MAX].decode("utf-8", "replace")))
+                    continue
                 if b"\x00" in raw:
                     errs.append((i, "NUL byte in line: binary data, not JSON text", raw.decode("utf-8", "replace")))
                     continue
@@ -1192,6 +1222,9 @@ class _Loader:
         try:
             st = os.stat(path)
             reg = self.registry.get(path)
+            if self._retry_oversize(reg):
+                self._replace_rows_if_registered(reg, res)     # too large under a smaller limit: read it again
+                reg = None
             if self._unchanged_by_stat(reg, st):
                 res.status = "unchanged"
                 self.s.files.append(res)
@@ -1199,7 +1232,7 @@ class _Loader:
             with _read_file(path) as fh:
                 data = fh.read()
         except OSError as exc:
-            self._whole_file_error(res, f"cannot read file: {exc.strerror or exc} (check its permissions)")
+            self._whole_file_error(res, _read_failure(exc))
             return
         file_sha = hashlib.sha256(data).hexdigest()
         size = len(data)
@@ -1222,6 +1255,8 @@ class _Loader:
                 return
         document, note, err = self._read_document(path, data)
         if err is not None:
+            if size > self.record_cap:
+                self._oversized.add(path)
             self._flush_errors(path, [(None, err, data[:RAW_TEXT_MAX].decode("utf-8", "replace"))])
             res.quarantined = 1
             self.s.files_failed += 1
@@ -1299,6 +1334,8 @@ class _Loader:
     def _read_document(self, path: str, data: bytes):
         """(document JSON text, repaired note, error) for one coder-eval document."""
         name = os.path.basename(path)
+        if len(data) > max_record_bytes():
+            return None, None, _too_large(name, len(data), max_record_bytes())
         if data.startswith(GZIP_MAGIC):
             return None, None, "not text (gzip compressed): decompress it"
         try:
@@ -1481,6 +1518,7 @@ def load_paths(paths, db, family: str | None = None, follow_symlinks: bool = Fal
         wait = float(os.environ.get("EVALHOUSE_LOCK_WAIT", "60"))
     memory_limit = _memory_limit()
     _compression()
+    max_record_bytes()
     t0 = time.monotonic()
     found = discover(paths, family=family, follow_symlinks=follow_symlinks)
     db = os.fspath(db)
@@ -1504,6 +1542,32 @@ def _memory_limit() -> str:
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)?\s*[KMGT]?i?B", v, re.IGNORECASE):
         raise UsageError(f"EVALHOUSE_LOAD_MEMORY_LIMIT={v!r}: expected a size such as 1GB or 512MB")
     return v
+
+
+def _read_failure(exc: OSError) -> str:
+    """The reason a file could not be read, for raw.load_errors; a full disk is fatal (LoadError), never a
+    file's fault."""
+    if is_disk_full(exc):
+        raise exc              # fatal: main_load reports it (disk_full_message), the load is rolled back
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"cannot read file: {exc.strerror} (check its permissions)"
+    return f"cannot read file: {exc.strerror or exc}"
+
+
+def max_record_bytes() -> int:
+    """The largest line or document a load lands ($EVALHOUSE_MAX_RECORD_BYTES, bytes; default 32 MiB)."""
+    v = os.environ.get("EVALHOUSE_MAX_RECORD_BYTES", "").strip()
+    if not v:
+        return MAX_RECORD_BYTES
+    if not v.isdigit() or int(v) < 1024:
+        raise UsageError(f"EVALHOUSE_MAX_RECORD_BYTES={v!r}: expected a whole number of bytes, at least 1024")
+    return int(v)
+
+
+def _too_large(what: str, size: int, cap: int) -> str:
+    return (f"{what} is {size:,} bytes, over the record limit of {cap:,} bytes (quarantined; the rest of the file "
+            f"lands): shorten the record, or raise EVALHOUSE_MAX_RECORD_BYTES (and EVALHOUSE_LOAD_MEMORY_LIMIT to "
+            f"about 10x it) and load again: the file then lands again, whole")
 
 
 def _compression() -> str:
@@ -1573,7 +1637,12 @@ def main_load(paths, db, family=None, follow_symlinks=False, quiet=False, wait: 
               "set EVALHOUSE_LOAD_MEMORY_LIMIT (e.g. EVALHOUSE_LOAD_MEMORY_LIMIT=4GB) and load again.", file=sys.stderr)
         return 1
     except (LoadError, OSError, Exception) as exc:  # noqa: BLE001 - any failure: nothing was committed
-        print(f"evalhouse load: failed, nothing was written: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if is_disk_full(exc):
+            print(f"evalhouse load: failed, {disk_full_message(exc, db)}", file=sys.stderr)
+        elif isinstance(exc, LoadError):
+            print(f"evalhouse load: failed, nothing was written: {exc}", file=sys.stderr)
+        else:
+            print(f"evalhouse load: failed, nothing was written: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     print(format_summary(summary, verbose=not quiet))
     return 0

@@ -1,6 +1,7 @@
 """Where things live: the project root, the bundled profile, the default database file."""
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -48,6 +49,45 @@ def check_db_name(db: Path) -> str | None:
     return None
 
 
+def is_duckdb_file(path: Path) -> bool:
+    """A DuckDB database file (its header carries the magic bytes DUCK at offset 8)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
+
+
+def other_warehouses(db: Path) -> list[Path]:
+    """The working files (DuckDB, not analyst copies) in db's folder other than db itself."""
+    try:
+        found = sorted(p for p in db.parent.glob("*.duckdb")
+                       if p != db and not p.name.endswith(".analyst.duckdb") and p.is_file() and is_duckdb_file(p))
+    except OSError:
+        return []
+    return found
+
+
+def missing_db_problem(db: Path, command: str, create: bool = False) -> str | None:
+    """Why `command` must not go on with a working file that does not exist, else None.
+
+    `load` creates the file, unless the folder already holds another warehouse (a mistyped --db would
+    silently start an empty one): then it needs --create. build, publish and sql never create one."""
+    if db.exists():
+        return None
+    others = other_warehouses(db)
+    hint = f"; this folder holds {', '.join(p.name for p in others[:3])}" if others else ""
+    if command == "load":
+        if create or not others:
+            return None
+        return (f"{db} does not exist{hint}: is --db mistyped? Pass --create to start a new warehouse "
+                f"at {db.name}")
+    if command in ("build", "publish", "sql"):
+        return (f"{db} does not exist{hint}: check --db (or $EVALHOUSE_DB), or land logs first with "
+                f"evalhouse load PATH --db {db}")
+    return None
+
+
 def resolve_db(db: str | os.PathLike | None) -> Path:
     """--db, else $EVALHOUSE_DB, else ./evalhouse.duckdb (contract: CLI)."""
     if db:
@@ -56,3 +96,20 @@ def resolve_db(db: str | os.PathLike | None) -> Path:
     if env:
         return Path(env).expanduser().resolve()
     return Path(DEFAULT_DB).resolve()
+
+
+DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """An OSError (or a DuckDB I/O error) that says the disk or the quota is full."""
+    if isinstance(exc, OSError) and exc.errno in DISK_FULL_ERRNOS:
+        return True
+    text = str(exc)
+    return "No space left on device" in text or "Disk quota exceeded" in text
+
+
+def disk_full_message(exc: BaseException, db: os.PathLike | str) -> str:
+    where = getattr(exc, "filename", None) or os.path.dirname(os.fspath(db)) or "."
+    return (f"the disk is full (writing {where}): free some space there -- a load or build needs room for the "
+            f"database, its .wal and its .tmp spill folder -- and run it again; nothing was changed")

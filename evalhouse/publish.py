@@ -25,6 +25,7 @@ import stat
 from pathlib import Path
 
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint
+from .paths import disk_full_message, is_disk_full
 
 ANALYST_SUFFIX = ".analyst.duckdb"
 
@@ -189,6 +190,13 @@ def main_publish(db: Path, wait: float | None = None) -> int:
         target = publish(db, wait=wait)
     except (DatabaseBusy, FileNotFoundError) as exc:
         eprint(f"evalhouse publish: {exc}")
+        return 1
+    except OSError as exc:
+        if is_disk_full(exc):
+            eprint(f"evalhouse publish: failed, {disk_full_message(exc, db)}")
+        else:
+            eprint(f"evalhouse publish: failed, the analyst file is unchanged: {exc.strerror or exc} "
+                   f"({exc.filename or db})")
         return 1
     print(f"published {target} (read-only). Open it with: duckdb -readonly {target}")
     return 0

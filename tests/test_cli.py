@@ -59,3 +59,26 @@ def test_two_warehouses_in_one_folder_never_share_an_analyst_file(tmp_path: Path
     assert analyst_path(tmp_path / "w.db") == tmp_path / "w.db.analyst.duckdb"
     assert build_temp_path(tmp_path / "w.db") != build_temp_path(tmp_path / "w.duckdb")
     assert analyst_path(tmp_path / "warehouse") == tmp_path / "warehouse.analyst.duckdb"
+
+
+def test_a_mistyped_db_next_to_a_warehouse_is_refused_unless_create(tmp_path: Path, capsys):
+    """Issue 14 (clear errors): a mistyped --db silently started a new, empty warehouse beside the real one."""
+    logs = tmp_path / "logs_big"
+    logs.mkdir()
+    (logs / "a.jsonl").write_text('{"id": "A"}\n')
+    assert main(["load", str(logs), "--db", str(tmp_path / "w.duckdb"), "--quiet"]) == 0   # first: no guard
+    capsys.readouterr()
+    assert main(["load", str(logs), "--db", str(tmp_path / "ww.duckdb")]) == 2
+    err = capsys.readouterr().err
+    assert "w.duckdb" in err and "--create" in err and not (tmp_path / "ww.duckdb").exists()
+    assert main(["load", str(logs), "--db", str(tmp_path / "ww.duckdb"), "--create", "--quiet"]) == 0
+    assert (tmp_path / "ww.duckdb").exists()
+
+
+@pytest.mark.parametrize("command", ["build", "publish", "sql"])
+def test_build_publish_and_sql_never_create_a_warehouse(tmp_path: Path, command: str, capsys):
+    db = tmp_path / "nope.duckdb"
+    assert main([command, "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "evalhouse load" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -17,6 +17,7 @@
     'int_dq__r08_unmapped_check_kind',
     'int_dq__r12_matrix_naive_stamps',
     'int_dq__layered_uncastable_values',
+    'int_dq__layered_foreign_records',
     'int_dq__r12_layered_naive_stamps',
     'int_dq__r15_ce_run_counts',
     'int_dq__r16_ce_pass_rate',

@@ -28,9 +28,11 @@ BIG_CLEAN = PROJECT_DIR / "fixtures" / "brownfield" / "clean" / "logs_big"
 SEEDS = PROJECT_DIR / "seeds"
 
 DQ_MODELS = ["int_dq__matrix_uncastable_values", "int_dq__r12_matrix_naive_stamps", "int_dq__r08_unmapped_check_kind",
-             "int_dq__layered_uncastable_values", "int_dq__r12_layered_naive_stamps"]
+             "int_dq__layered_uncastable_values", "int_dq__r12_layered_naive_stamps",
+             "int_dq__matrix_foreign_records", "int_dq__layered_foreign_records"]
 DQ_TESTS = ["matrix_values_cast_cleanly", "r12_matrix_stamps_are_known_instants",
-            "layered_values_cast_cleanly", "r12_layered_stamps_are_known_instants"]
+            "layered_values_cast_cleanly", "r12_layered_stamps_are_known_instants",
+            "matrix_records_have_the_family_shape", "layered_records_have_the_family_shape"]
 SELECT = ["--select", "+path:models/marts/matrix", "+path:models/marts/layered", "+path:models/marts/costs",
           *DQ_MODELS, "--indirect-selection", "cautious"]
 
@@ -306,6 +308,26 @@ def test_dq_warn_tests_fire_on_planted_records(clean_build, dirty_build):
         "l1_cost did not cast to a number; typed as NULL",
         "measurement is missing or not one of l1, l2plan, l2conv, l3, total; typed as NULL",
         "passed did not cast to a boolean; typed as NULL"]
+
+
+def test_foreign_json_in_the_matrix_and_layered_families_is_a_finding_not_a_record(clean_build, dirty_build):
+    """Issue 14: `{"a": 1}` under logs/ or logs_layered/ landed as a turn or a measurement. Each is flagged
+    in staging, left out past it, and listed with file and line (warn); the build goes on."""
+    db, _, results = dirty_build
+    for fam, name in (("matrix", "matrix_records_have_the_family_shape"),
+                      ("layered", "layered_records_have_the_family_shape")):
+        _clean_pass(clean_build, name)
+        assert results[name]["status"] == "warn" and results[name]["failures"] == 1, (name, results[name])
+        (file, line, detail), = query(db, f"select source_file, source_line, detail "
+                                          f"from intermediate.int_dq__{fam}_foreign_records")
+        assert line == 3 and "none of the fields" in detail and "--family" in detail
+    assert query(db, "select count(*) from intermediate.int_matrix__turns where source_line = 3 and "
+                     "source_file like '%dirty/logs/%'") == [(0,)]
+    assert query(db, "select count(*) from intermediate.int_layered__measurements where source_file like "
+                     "'%pipeline_plants%' and source_line = 3") == [(0,)]
+    assert query(db, "select is_foreign_record from staging.stg_layered__measurements where source_file like "
+                     "'%pipeline_plants%' and source_line = 3") == [(True,)]      # staging keeps it, flagged
+    assert results["matrix_pass_rates"]["status"] == "success"
 
 
 def test_r08_pooled_evidence_classes_fail(clean_build, tampered):

@@ -138,8 +138,11 @@ def ce_dirty(tmp_path_factory):
     shutil.copytree(CORPUS, corpus)
     _plant(corpus)
     _modern_twin(CORPUS / "gen_legacy_shapes", tmp / "twin" / "gen_legacy_shapes_modern_twin")
+    # a second, different run directory with a name already taken (a re-run copied elsewhere and edited)
+    shutil.copytree(CORPUS / "gen_execute_only", tmp / "elsewhere" / "gen_execute_only")
+    _edit(tmp / "elsewhere" / "gen_execute_only" / "run.json", lambda d: d.update(note="re-run elsewhere"))
     db = fresh_db(tmp / "dirty.duckdb")
-    land(db, [corpus, tmp / "twin"])
+    land(db, [corpus, tmp / "twin", tmp / "elsewhere"])
     target = tmp / "target"
     return db, target, _build(db, target)
 
@@ -279,6 +282,20 @@ def test_r19_execute_snapshots_staged_but_never_aggregated(ce_clean):
 
 
 # ---------------------------------------------------------------- negative controls (dirty corpus) ------
+
+def test_ce_run_names_unique_negative_control(ce_clean, ce_dirty):
+    """Issue 14 (9): two run directories with one name used to fail the build on a uniqueness test, with no
+    file named. The second gets the id <name>@<8 hex>; the warn test fires on exactly it, naming both."""
+    assert _status(ce_clean[2], "ce_run_names_unique") == ("pass", 0)
+    db, _, results = ce_dirty
+    assert _status(results, "ce_run_names_unique") == ("warn", 1)
+    (file, detail), = query(db, "select source_file, detail from intermediate.int_dq__ce_run_name_collisions")
+    assert file.endswith("elsewhere/gen_execute_only/run.json")
+    assert "rename one directory" in detail and "/corpus/gen_execute_only" in detail
+    ids = sorted(r[0] for r in query(db, "select distinct run_id from marts.ce_run_summaries "
+                                         "where run_id like 'gen_execute_only%'"))
+    assert len(ids) == 2 and ids[0] == "gen_execute_only" and ids[1].startswith("gen_execute_only@")
+
 
 def test_r15_stored_counts_negative_control(ce_dirty):
     db, _, results = ce_dirty

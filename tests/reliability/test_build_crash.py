@@ -166,3 +166,40 @@ def test_sigterm_stops_the_build_and_cleans_up(built):
     assert file_sha(analyst_path(db)) == analyst_before
     assert file_sha(db) == work_before
     assert not list(db.parent.glob("evalhouse.build.*"))
+
+
+_KILL_AT_PUBLISH = """
+import os, signal, sys
+import evalhouse.build as b
+def _killed(*_a, **_k):
+    os.kill(os.getpid(), signal.SIGKILL)
+b.publish_from = _killed
+from evalhouse.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_build_killed_between_swap_and_publish_leaves_the_analyst_file_behind_never_ahead(built):
+    """Issue 14 (13): a build killed between publishing and swapping left the analyst file NEW and the working
+    file OLD. The swap now comes first: a SIGKILL at the exact moment between them leaves the working file
+    new and the analyst file one build behind (never numbers the working file does not hold); the next
+    `evalhouse publish` (or build) catches the analyst file up."""
+    import subprocess
+    import sys
+
+    from relutil import env_for
+
+    db, _ = built
+    target = analyst_path(db)
+    old = snapshot(target)
+    insert_lines(db, 1, 4)
+    new = expected_counts({0: 5, 1: 4})
+    proc = subprocess.run([sys.executable, "-c", _KILL_AT_PUBLISH, "build", "--db", str(db)],
+                          env=env_for(db.parent), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == -signal.SIGKILL, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert snapshot(db)["mart"][:2] == new                  # the swap happened: the working file is new
+    assert snapshot(target) == old                          # the analyst file is the previous publication
+    assert_consistent(snapshot(target))
+    proc = evalhouse(["publish", "--db", str(db)], db.parent)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert snapshot(target)["mart"][:2] == new and snapshot(target) == snapshot(db)

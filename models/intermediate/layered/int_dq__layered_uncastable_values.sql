@@ -3,6 +3,7 @@
   cast, plus unknown measurement modes, cached > prompt tokens, lines that are not JSON objects and loader
   repairs. The typed value is NULL in staging; the measurement is kept.
 -#}
+{#- a foreign record (none of the family's fields) is its own finding (int_dq__layered_foreign_records) -#}
 {%- set flags = [
     ('m.rep_invalid', 'rep did not cast to an integer'),
     ('m.passed_invalid', 'passed did not cast to a boolean'),
@@ -17,7 +18,8 @@
     ('m.prompt_tokens_invalid', 'prompt_tokens did not cast to an integer'),
     ('m.completion_tokens_invalid', 'completion_tokens did not cast to an integer'),
     ('m.cached_tokens_invalid', 'cached_tokens did not cast to an integer'),
-    ('m.measurement_invalid', 'measurement is missing or not one of l1, l2plan, l2conv, l3, total'),
+    ('(m.measurement_invalid and not coalesce(m.is_foreign_record, false))',
+        'measurement is missing or not one of l1, l2plan, l2conv, l3, total'),
     ('m.cached_exceeds_prompt', 'cached_tokens exceeds prompt_tokens (prompt must include cached)'),
     ('not m.record_is_object', 'the line is not a JSON object'),
 ] -%}

@@ -6,6 +6,8 @@
 -#}
 with m as (
     select * from {{ ref('stg_layered__measurements') }}
+    -- a record with none of a measurement's fields is not one (an int_dq__layered_foreign_records finding)
+    where not coalesce(is_foreign_record, false)
 ),
 
 graded as (

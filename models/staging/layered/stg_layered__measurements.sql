@@ -49,5 +49,11 @@ select
     t.*,
     coalesce(t.measurement not in ('l1', 'l2plan', 'l2conv', 'l3', 'total'), true) as measurement_invalid,
     coalesce(t.stamp_raw is not null and t.stamp is null, false) as stamp_invalid,
-    coalesce(t.cached_tokens > t.prompt_tokens, false) as cached_exceeds_prompt
+    coalesce(t.cached_tokens > t.prompt_tokens, false) as cached_exceeds_prompt,
+    -- none of a measurement's fields: not a pipeline measurement at all (foreign JSON); flagged here, left out downstream
+    coalesce(
+        t.task_id is null and t.rep_raw is null and t.measurement_raw is null and t.passed_raw is null
+        and t.l1 is null and t.l2 is null and t.l3 is null and t.total_cost_raw is null,
+        true
+    ) as is_foreign_record
 from typed as t
