@@ -66,6 +66,11 @@ Disk: the pre-passes write line hashes (65 bytes a line) to ``<db>.lines.tmp/``,
 files ahead of the one being landed; each file's hashes are deleted once it is landed, and the folder
 when the load ends (the next load clears a killed load's folder first: the lock makes it stale).
 $EVALHOUSE_LOAD_DIRECT=0 turns the direct path off (A/B benchmarks, tests).
+Many small files: a first landing of at most SMALL_FILE_BYTES waits in a batch (_batch_small); one
+classification statement and one INSERT per family land up to BATCH_FILES files or BATCH_BYTES at a time
+(flush_small; flushed before any row is deleted and at the end of the pass). $EVALHOUSE_LOAD_BATCH=0: off.
+Record limit: a line or document past $EVALHOUSE_MAX_RECORD_BYTES (default 32 MiB) is quarantined and the rest
+lands; raw.files.oversize_cap remembers the limit, and a load under a larger one lands the file again, whole.
 Storage: the load writes its rows zstd-compressed (SET force_compression; $EVALHOUSE_LOAD_COMPRESSION=auto
 leaves the choice to DuckDB): JSON text takes about half the space and lands faster.
 """
@@ -130,30 +135,43 @@ _SECOND_LOOK_WHEN = f"""WHEN keys IS NULL THEN 'check'
         WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),
                                                   lambda k: len(k) <> len(list_distinct(k)))), false) THEN 'check'
         ELSE 'ok'"""
-_CLASSIFY_TAIL = f"""
+def _classify_tail(carry: str = "") -> str:
+    """The classification after the line source `l`; `carry` = columns passed through (e.g. "fid, ")."""
+    return f"""
 ), s AS (
-    SELECT line_no, CASE WHEN ends_with(text, chr(13)) THEN rtrim(text, chr(13)) ELSE text END AS text
+    SELECT {carry}line_no, CASE WHEN ends_with(text, chr(13)) THEN rtrim(text, chr(13)) ELSE text END AS text
     FROM l
 ), v AS (
-    SELECT line_no, text, regexp_matches(text, '[^ \\t\\r]') AS nonblank, json_valid(text) AS valid
+    SELECT {carry}line_no, text, regexp_matches(text, '[^ \\t\\r]') AS nonblank, json_valid(text) AS valid
     FROM s
 ), k AS (
-    SELECT line_no, text, nonblank,
+    SELECT {carry}line_no, text, nonblank,
         CASE WHEN NOT nonblank OR NOT valid THEN NULL
              WHEN json_type(text) <> 'OBJECT' THEN NULL
              ELSE json_keys(text) END AS keys
     FROM v
 )
-SELECT line_no, text,
+SELECT {carry}line_no, text,
     CASE
         WHEN NOT nonblank THEN 'blank'
         {_SECOND_LOOK_WHEN}
     END AS kind
 FROM k
 """
+
+
+_CLASSIFY_TAIL = _classify_tail()
 # split + classify in one statement, materialised once (the text path: one chunk string in, numbered lines out)
 _SPLIT_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_SPLIT_SRC}{_CLASSIFY_TAIL}"
 _LIST_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_LIST_SRC}{_CLASSIFY_TAIL}"
+# many small files at once (_SmallBatch): the same classification, each line tagged with its file's index
+_BATCH_SRC = """
+SELECT unnest($fids::INTEGER[]) AS fid, unnest($nos::BIGINT[]) AS line_no, unnest($texts::VARCHAR[]) AS text
+"""
+_BATCH_SQL = f"CREATE OR REPLACE TEMP TABLE _eh_cls AS WITH l AS ({_BATCH_SRC}{_classify_tail('fid, ')}"
+SMALL_FILE_BYTES = 64 << 10   # a first landing this small goes in a batch with others (one statement per batch)
+BATCH_BYTES = 16 << 20        # ... of at most this many bytes
+BATCH_FILES = 4096            # ... and files
 
 # The direct path (a file's first landing, or its replacement), in two statements:
 # 1. _DIRECT_INSERT: DuckDB's CSV scanner reads the file itself -- whole lines, no quote/escape/delimiter,
@@ -691,6 +709,10 @@ class _Loader:
         self._oversized: set[str] = set()   # files with a record quarantined as too large in this load
         self._fresh: set[str] = set()       # files whose old rows this load deleted
         self.record_cap = max_record_bytes()
+        # small first landings wait in _batches for one statement per family ($EVALHOUSE_LOAD_BATCH=0: off)
+        self.batch = os.environ.get("EVALHOUSE_LOAD_BATCH", "1").strip() not in ("0", "false", "no")
+        self._batches: dict[str, list] = {}    # family -> [(path, file sha, lines, FileResult)]
+        self._batch_bytes = 0
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
             "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
@@ -961,6 +983,9 @@ class _Loader:
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
+        if self.batch and sc is not None and start == 0 and 0 < end <= min(SMALL_FILE_BYTES, self.record_cap) and \
+                self._batch_small(path, family, reg, res, st, sc, pending):
+            return
         # line hashes exist only when the direct path is on and its preconditions hold (see _scan_file)
         direct = sc is not None and sc.line_shas is not None and end > start and \
             self._land_direct(path, family, sc, st, res)
@@ -981,6 +1006,95 @@ class _Loader:
             res.status = "unchanged"
         self._count(res)
         self.s.files.append(res)
+
+    # ---- small files: many first landings in one statement --------------------------------------
+    def _batch_small(self, path: str, family: str, reg, res: FileResult, st: os.stat_result, sc: _Scan,
+                     pending: int) -> bool:
+        """Queue a small file's first landing (or replacement) for _flush_small: per-file statements cost
+        milliseconds each, which dominates a folder of many tiny files. False: land it the usual way."""
+        try:
+            with _read_file(path) as fh:
+                data = fh.read(sc.end)
+        except OSError:
+            return False
+        if len(data) < sc.end or hashlib.sha256(data).hexdigest() != sc.end_sha or b"\x00" in data:
+            return False                   # changed since the pre-pass, or NUL bytes: the usual path says why
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False                   # the usual path quarantines only the undecodable lines
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        lines = text.split("\n")
+        lines.pop()                        # data ends with its last newline
+        res.lines = len(lines)
+        res.pending = pending
+        # registered now (so a copy later in this load is a duplicate); its landed count is set by _flush_small
+        self._register(path, family, sc.size, st.st_mtime_ns, sc.end, sc.end_sha, sc.file_sha, len(lines), len(lines),
+                       duplicate_of=None if res.status == "replaced" else ...)
+        self.s.files.append(res)
+        self._batches.setdefault(family, []).append((path, sc.file_sha, lines, res))
+        self._batch_bytes += sc.end
+        self.progress.advance(sc.size, path)
+        if self._batch_bytes >= BATCH_BYTES or sum(len(b) for b in self._batches.values()) >= BATCH_FILES:
+            self.flush_small()
+        return True
+
+    def flush_small(self) -> None:
+        """Land every queued small file: one classification and one INSERT per family, then per-file accounting."""
+        batches, self._batches, self._batch_bytes = self._batches, {}, 0
+        con = self.con
+        for family, files in batches.items():
+            table = JSONL_TABLES[family]
+            fids, nos, texts = [], [], []
+            key_lists: list[list[str]] = []
+            for fid, (path, _sha, lines, _res) in enumerate(files, start=1):
+                fids.extend([fid] * len(lines))
+                nos.extend(range(1, len(lines) + 1))
+                texts.extend(lines)
+                if len(key_lists) < KEY_LISTS_MAX:
+                    for kl in _key_lists("\n".join(lines[:KEY_LIST_LINES]).encode("utf-8") + b"\n"):
+                        if kl not in key_lists and len(key_lists) < KEY_LISTS_MAX:
+                            key_lists.append(kl)
+            con.execute(_BATCH_SQL, {"fids": fids, "nos": nos, "texts": texts, "key_lists": key_lists})
+            counts: dict[tuple[int, str], int] = {
+                (fid, kind): n for fid, kind, n in con.execute(
+                    "SELECT fid, kind, count(*) FROM _eh_cls GROUP BY fid, kind").fetchall()}
+            con.execute(
+                f"INSERT INTO raw.{table} SELECT $load_id, $at, ($files::VARCHAR[])[c.fid], c.line_no, c.text, "
+                "sha256(c.text), ($fshas::VARCHAR[])[c.fid], NULL FROM _eh_cls AS c WHERE c.kind = 'ok'",
+                {"load_id": self.s.load_id, "at": self.loaded_at, "files": [f[0] for f in files],
+                 "fshas": [f[1] for f in files]})
+            checks: dict[int, list] = {}
+            for fid, line_no, txt, ok in con.execute(
+                    "SELECT fid, line_no, text, json_valid(text) FROM _eh_cls WHERE kind = 'check' "
+                    "ORDER BY fid, line_no").fetchall():
+                checks.setdefault(fid, []).append((line_no, txt, ok))
+            for fid, (path, file_sha, lines, res) in enumerate(files, start=1):
+                errs, nos_, recs, notes = [], [], [], []
+                for line_no, txt, ok in checks.get(fid, ()):
+                    record, note, err = python_read(txt, "line", duckdb_ok=bool(ok))
+                    if record is None:
+                        errs.append((line_no, err, txt))
+                    else:
+                        nos_.append(line_no)
+                        recs.append(record)
+                        notes.append(note)
+                if nos_:
+                    con.execute(
+                        f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, u.line_no, u.rec, sha256(u.rec), "
+                        "$fsha, u.note FROM (SELECT unnest($nos::BIGINT[]) AS line_no, unnest($recs::VARCHAR[]) AS rec, "
+                        "unnest($notes::VARCHAR[]) AS note) AS u",
+                        {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha,
+                         "nos": nos_, "recs": recs, "notes": notes})
+                self._flush_errors(path, errs)
+                res.landed = counts.get((fid, "ok"), 0) + len(nos_)
+                res.quarantined = len(errs)
+                res.blank = counts.get((fid, "blank"), 0)
+                if res.landed + res.quarantined + res.blank != res.lines:  # pragma: no cover - invariant
+                    raise LoadError(f"internal error: line accounting does not add up for {path}")
+                self.registry[path]["lines_landed"] = res.landed
+                self._count(res)
 
     def _land_direct(self, path: str, family: str, sc: _Scan, st: os.stat_result, res: FileResult) -> bool:
         """Land all complete lines of `path` with DuckDB's own scanner (see _DIRECT_INSERT, _DIRECT_CHECK_HEAD).
@@ -1056,6 +1170,8 @@ class _Loader:
         """The already-landed part changed: delete the file's old rows (same transaction)."""
         if reg is None:
             return
+        if self._batches:
+            self.flush_small()            # queued rows are written before any are deleted
         self._fresh.add(res.path)
         fam = reg["family"]
         if fam in JSONL_TABLES:
@@ -1462,7 +1578,9 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
                         loader.load_jsonl(it)
                     else:
                         loader.load_ce(it)
+                loader.flush_small()
                 loader.reland_orphans({it.path: it for it in found.items})
+                loader.flush_small()
             finally:                     # a failed load does not wait for the reads it will not use
                 pool.shutdown(wait=True, cancel_futures=True)
         loader.flush()

@@ -21,9 +21,10 @@ def _raw(db, path):
                  "WHERE source_file = ? ORDER BY source_line", [str(path)])
 
 
-def _outcome(tmp_path, name, data, direct, monkeypatch):
+def _outcome(tmp_path, name, data, direct, monkeypatch, batch=False):
     monkeypatch.setenv("EVALHOUSE_LOAD_DIRECT", "1" if direct else "0")
-    root = tmp_path / ("direct" if direct else "chunked")
+    monkeypatch.setenv("EVALHOUSE_LOAD_BATCH", "1" if batch else "0")
+    root = tmp_path / ("batch" if batch else "direct" if direct else "chunked")
     path = write(root / "logs_big" / f"{name}.jsonl", data)
     db = root / "w.duckdb"
     used = []
@@ -64,9 +65,13 @@ def _mixed_file() -> bytes:
 def test_direct_and_chunked_paths_land_the_same(tmp_path, monkeypatch, name):
     data = _mixed_file() if name == "mixed" else CASES[name][0]
     direct, used = _outcome(tmp_path, name, data, True, monkeypatch)
+    used = list(used)                      # the later outcomes' spies wrap this one
     chunked, used_chunked = _outcome(tmp_path, name, data, False, monkeypatch)
     assert direct == chunked
     assert used_chunked == []
+    # the small-file batch (many first landings in one statement) lands the same too
+    batched, _ = _outcome(tmp_path, name, data, True, monkeypatch, batch=True)
+    assert batched == chunked
     raw = data if isinstance(data, bytes) else data.encode()
     if raw and b"\r" not in raw and b"\x00" not in raw and name != "invalid_utf8_in_string":
         assert used == [True], "the direct path lands every file whose preconditions hold"
@@ -223,6 +228,7 @@ def test_a_line_hash_out_of_step_with_the_lines_is_caught_and_rehashed(tmp_path,
 def test_no_line_hashes_outlive_their_file(tmp_path, monkeypatch):
     """A pre-pass's line hashes are deleted once its file is done (landed, or a duplicate that lands
     nothing), so at most SCAN_AHEAD + 1 files' hashes are on disk; the folder goes with the load."""
+    monkeypatch.setenv("EVALHOUSE_LOAD_BATCH", "0")      # tiny files: else they land in one batch
     first = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(6)))
     db = tmp_path / "w.duckdb"
     load(tmp_path, db)

@@ -3,6 +3,7 @@ pre-filter, the fused split+classify statement and the bounded memory setting.""
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 
 import pytest
@@ -141,3 +142,60 @@ def test_an_unknown_compression_setting_is_a_usage_error(tmp_path, monkeypatch):
     write(tmp_path / "logs_big" / "a.jsonl", _lines(1))
     with pytest.raises(L.UsageError, match="EVALHOUSE_LOAD_COMPRESSION"):
         load(tmp_path, tmp_path / "w.duckdb")
+
+
+def test_many_small_files_land_in_batches_exactly_as_one_by_one(tmp_path, monkeypatch):
+    """Issue 14: 50,000 one-line files took 768 s (a few DuckDB statements per file). Small first landings now
+    go in batches (one classification and one INSERT per family and batch). The batch lands exactly what one
+    statement per file lands: copies stay duplicates (also inside one batch), bad lines are quarantined with
+    their file and line, a rewritten small file is replaced, and the counts add up."""
+    monkeypatch.setattr(L, "BATCH_FILES", 7)                 # several batches, and a flush mid-folder
+    outcomes = {}
+    for batch in ("1", "0"):
+        monkeypatch.setenv("EVALHOUSE_LOAD_BATCH", batch)
+        root = tmp_path / f"b{batch}"
+        for i in range(20):
+            write(root / "logs_big" / f"f{i:02d}.jsonl", _lines(1 + i % 3, start=i))
+        write(root / "logs_big" / "copy_of_f03.jsonl", _lines(1, start=3))            # a copy in the same batch
+        write(root / "logs_big" / "bad.jsonl", '{"ok": 1}\n{"no\n\n{"dup": 1, "dup": 2}\n{"nan": NaN}\n')
+        write(root / "logs" / "a__b.jsonl", '{"scenario_id": "S1", "type": "chat"}\n')  # another family, same batch
+        db = root / "w.duckdb"
+        s1 = load(root, db)
+        write(root / "logs_big" / "f05.jsonl", _lines(2, start=500))                   # rewritten: replaced
+        s2 = load(root, db)
+        outcomes[batch] = {
+            "counts": [(s.records_landed, s.lines_quarantined, s.lines_blank, s.files_duplicate, s.files_replaced)
+                       for s in (s1, s2)],
+            "rows": [(os.path.basename(r[0]), r[1], r[2], r[3]) for r in q(
+                db, "SELECT source_file, source_line, record, repaired FROM raw.big_lines "
+                    "UNION ALL SELECT source_file, source_line, record, repaired FROM raw.matrix_lines ORDER BY 1, 2")],
+            "errors": [(os.path.basename(e[0]), e[1], e[2]) for e in q(
+                db, "SELECT source_file, source_line, error FROM raw.load_errors ORDER BY 1, 2")],
+            "files": [(os.path.basename(f[0]),) + tuple(f[1:]) for f in q(
+                db, "SELECT source_file, lines_landed, lines_read, duplicate_of IS NOT NULL FROM raw.files ORDER BY 1")],
+        }
+    assert outcomes["1"] == outcomes["0"]
+    got = outcomes["1"]
+    assert got["counts"][0] == (1 + sum(1 + i % 3 for i in range(20)) + 3, 1, 1, 1, 0)
+    assert got["counts"][1] == (2, 0, 0, 0, 1)
+    assert [e[:2] for e in got["errors"]] == [("bad.jsonl", 2)]
+    assert ("bad.jsonl", 3, 5, False) in got["files"]
+    # the first of the equal pair in discovery order lands, the other is its duplicate
+    assert ("copy_of_f03.jsonl", 1, 1, False) in got["files"] and ("f03.jsonl", 0, 1, True) in got["files"]
+
+
+def test_the_small_file_batch_is_several_times_faster_than_one_statement_per_file(tmp_path, monkeypatch):
+    """The A/B of scripts/bench_small_files.py, smaller: measured 14-16x at 10,000 files (BENCHMARKS.md);
+    asserted at 4x so that a noisy machine does not fail it, which one statement per file cannot reach."""
+    import time
+    for i in range(1500):
+        write(tmp_path / "logs_big" / f"f{i:05d}.jsonl", json.dumps({"i": i}) + "\n")
+    times = {}
+    for batch in ("0", "1", "0", "1"):
+        monkeypatch.setenv("EVALHOUSE_LOAD_BATCH", batch)
+        db = tmp_path / f"w{batch}{len(times)}.duckdb"
+        t0 = time.monotonic()
+        assert load(tmp_path / "logs_big", db).records_landed == 1500
+        times.setdefault(batch, []).append(time.monotonic() - t0)
+    ratio = min(times["0"]) / min(times["1"])
+    assert ratio >= 4, times
