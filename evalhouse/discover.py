@@ -1,7 +1,8 @@
 """Discovery: which files under the given roots the loader lands, and as what.
 
-- brownfield JSONL: ``*.jsonl`` under a directory named ``logs_big`` (family big), ``logs``
-  (matrix) or ``logs_layered`` (layered), the nearest such ancestor wins; ``--family`` forces one;
+- brownfield JSONL: ``*.jsonl`` (and its logrotate names ``*.jsonl.1``, ``*.jsonl-20261201``, ``*.jsonl.2.gz``) under a directory
+  named ``logs_big`` (family big), ``logs`` (matrix) or ``logs_layered`` (layered), the nearest such ancestor wins;
+  ``--family`` forces one;
 - coder-eval documents, by exact file name: run.json, task.json, task.execute.json, variant.json,
   experiment.json, suite.json, judge-<i>.yaml / post-failure-judge-<i>.yaml (legacy .yml/.json too).
   The run directory is the nearest ancestor holding run.json (a nested directory with its own
@@ -22,6 +23,9 @@ FAMILY_DIRS = {"logs_big": "big", "logs": "matrix", "logs_layered": "layered"}
 CE_NAMES = {"run.json": "run", "task.json": "task", "task.execute.json": "task_execute",
             "variant.json": "variant", "experiment.json": "experiment", "suite.json": "suite"}
 _JUDGE = re.compile(r"^(post-failure-)?judge-(\d+)\.(yaml|yml|json)$")
+# a JSONL log and its logrotate names: runs.jsonl, runs.jsonl.1, runs.jsonl-20261201, and their gzip-compressed
+# archives (runs.jsonl.2.gz): logrotate's compress would otherwise take lines out of reach
+JSONL_NAME = re.compile(r"\.jsonl([.-][0-9][0-9-]*)?(\.gz)?$")
 
 
 @dataclass
@@ -157,7 +161,7 @@ def discover(paths: list[str], family: str | None = None, follow_symlinks: bool 
             # whatever a run keeps under artifacts/ (logs/ folders and *.jsonl included) is the user's
             out.ignored.append((path, "under artifacts/ of a coder-eval run (user files, not results)"))
             return
-        if name.endswith(".jsonl"):
+        if JSONL_NAME.search(name):
             fam = family or jsonl_family(path)
             if fam is None:
                 why = ("cannot tell the log family: put the file under logs_big/, logs/ or logs_layered/, "

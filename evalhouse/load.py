@@ -737,7 +737,7 @@ class _Loader:
         file's stat is still the one it was computed under."""
         self._pool = pool
         for it in items:
-            if it.kind != "jsonl":
+            if it.kind != "jsonl" or it.path.endswith(".gz"):
                 continue
             reg = self.registry.get(it.path)
             if self._retry_oversize(reg):
@@ -887,6 +887,9 @@ class _Loader:
 
     # ---- JSONL -------------------------------------------------------------------------------
     def load_jsonl(self, item: Item) -> None:
+        if item.path.endswith(".gz"):
+            self._load_gz(item)
+            return
         try:
             self._load_jsonl(item)
         finally:                  # the pre-pass's line hashes are needed only while their file lands
@@ -1004,6 +1007,59 @@ class _Loader:
                        duplicate_of=None if res.status == "replaced" else ...)
         if res.lines == 0 and res.status == "appended":
             res.status = "unchanged"
+        self._count(res)
+        self.s.files.append(res)
+
+    # ---- compressed archives (logrotate's compress) ------------------------------------------------
+    def _load_gz(self, item: Item) -> None:
+        """A gzip-compressed JSONL archive (runs.jsonl.2.gz): its identity is its decompressed content, so it is
+        the duplicate of the file it was compressed from and lands when that one is rewritten (rotation), as a
+        plain copy would. An archive is complete: never appended, its last line is a line; any change replaces it."""
+        path, family = item.path, item.family
+        reg = self.registry.get(path)
+        res = FileResult(path=path, status="loaded", family=family)
+        try:
+            st = os.stat(path)
+            if self._unchanged_by_stat(reg, st) and not self._retry_oversize(reg):
+                res.status = "unchanged"
+                self.s.files.append(res)
+                return
+            with _read_file(path) as fh:
+                data = _gunzip(fh, path)
+        except OSError as exc:
+            self._whole_file_error(res, _read_failure(exc))
+            return
+        except ValueError as exc:
+            self._replace_rows_if_registered(reg, res)
+            self._whole_file_error(res, str(exc))
+            self._register(path, family, st.st_size, st.st_mtime_ns, 0, hashlib.sha256().hexdigest(),
+                           f"unreadable:{st.st_size}:{st.st_mtime_ns}", 0, 0, duplicate_of=None)
+            return
+        if data and not data.endswith(b"\n"):
+            data += b"\n"
+        file_sha = hashlib.sha256(data).hexdigest()
+        if reg is not None and reg["file_sha256"] == file_sha and not self._retry_oversize(reg):
+            self._register(path, reg["family"], st.st_size, st.st_mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
+                           file_sha, reg["lines_read"] or 0, reg["lines_landed"])
+            res.status = "unchanged"
+            self.s.files.append(res)
+            return
+        self._replace_rows_if_registered(reg, res)
+        n_lines = data.count(b"\n")
+        dup = self._find_duplicate(path, family, file_sha, len(data))
+        if dup is not None:
+            res.status = "duplicate"
+            res.duplicate_of = dup
+            self.s.files_duplicate += 1
+            self.s.duplicates_skipped += n_lines
+            self._register(path, family, st.st_size, st.st_mtime_ns, len(data), file_sha, file_sha, n_lines, 0,
+                           duplicate_of=dup)
+            self.s.files.append(res)
+            return
+        if data:
+            self._land_segment(path, family, data, 0, len(data), 0, file_sha, res)
+        self._register(path, family, st.st_size, st.st_mtime_ns, len(data), file_sha, file_sha, res.lines, res.landed,
+                       duplicate_of=None)
         self._count(res)
         self.s.files.append(res)
 
@@ -1660,6 +1716,32 @@ def _memory_limit() -> str:
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)?\s*[KMGT]?i?B", v, re.IGNORECASE):
         raise UsageError(f"EVALHOUSE_LOAD_MEMORY_LIMIT={v!r}: expected a size such as 1GB or 512MB")
     return v
+
+
+GUNZIP_MAX = 2 << 30          # bytes a compressed archive may decompress to (a gzip bomb stops here)
+
+
+def _gunzip(fh, path: str) -> bytes:
+    """The decompressed bytes of a gzip file, at most GUNZIP_MAX; ValueError (a reason) when it is not one."""
+    import gzip
+    import zlib
+    out = bytearray()
+    try:
+        with gzip.GzipFile(fileobj=fh) as gz:
+            while True:
+                piece = gz.read(READ_BLOCK)
+                if not piece:
+                    break
+                out += piece
+                if len(out) > GUNZIP_MAX:
+                    raise ValueError(f"decompresses to more than {GUNZIP_MAX:,} bytes: decompress it yourself "
+                                     f"(gunzip) and load the .jsonl inside")
+    except (OSError, EOFError, zlib.error) as exc:
+        if isinstance(exc, OSError) and not isinstance(exc, gzip.BadGzipFile) and exc.errno is not None:
+            raise
+        raise ValueError(f"not a complete gzip file ({exc}): re-compress it, or decompress what is left and load "
+                         f"the .jsonl") from None
+    return bytes(out)
 
 
 def _read_failure(exc: OSError) -> str:

@@ -12,7 +12,8 @@
     {{ return(adapter.dispatch('file_stem', 'evalhouse')(expr)) }}
 {%- endmacro %}
 {% macro default__file_stem(expr) -%}
-    regexp_replace(regexp_replace({{ expr }}, '^.*[/\\\\]', ''), '\.[^.]*$', '')
+    {#- the name without .jsonl and a logrotate suffix (.1, -20261201, .2.gz): runs.jsonl.1 is the file runs -#}
+    regexp_replace(regexp_replace({{ expr }}, '^.*[/\\\\]', ''), '\.jsonl([.-][0-9][0-9-]*)?(\.gz)?$', '')
 {%- endmacro %}
 
 {% macro utc_time_of_day(expr) -%}
