@@ -248,6 +248,7 @@ class FileResult:
     blank: int = 0
     pending: int = 0         # 1 if a partial last line (no newline yet) was left for later
     duplicate_of: str | None = None
+    continues: str | None = None      # a copy that grew: the landed file its first lines repeat
 
 
 @dataclass
@@ -498,6 +499,7 @@ def _hash_prefix_fd(fh, n: int):
 class _Scan:
     """What one streaming read of a whole file tells (nothing of the file is kept in memory)."""
     head: bytes = b""        # the first 3 bytes (gzip magic test)
+    first_line_sha: str | None = None   # sha256 of the bytes up to and including the first newline
     size: int = 0            # bytes read
     end: int = 0             # bytes that form complete lines (up to and including the last newline)
     lines: int = 0           # complete lines (newlines)
@@ -543,6 +545,7 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
                 if not sc.head:
                     sc.head = buf[:3]
                     sc.key_lists = _key_lists(buf)
+                    sc.first_line_sha = _first_line_sha(buf)
                 nl = buf.rfind(b"\n")
                 if nl >= 0:
                     h.update(memoryview(buf)[:nl + 1])
@@ -651,7 +654,20 @@ def _stat_key(st: os.stat_result) -> tuple:
 
 
 def _append_candidate(reg: dict | None, family: str) -> bool:
-    return reg is not None and (reg["bytes_landed"] or 0) > 0 and reg["family"] == family
+    """A registered file whose growth may be an append. A pure duplicate (it landed nothing) that changed is
+    judged afresh instead: it may now be a copy of more of its original, or hold lines of its own."""
+    return reg is not None and (reg["bytes_landed"] or 0) > 0 and reg["family"] == family and \
+        not (reg.get("duplicate_of") is not None and not reg["lines_landed"])
+
+
+def _first_line_sha(buf: bytes) -> str | None:
+    """sha256 of buf up to and including its first newline (None: no complete first line in buf)."""
+    nl = buf.find(b"\n")
+    return hashlib.sha256(memoryview(buf)[:nl + 1]).hexdigest() if nl >= 0 else None
+
+
+def _is_pure_duplicate(reg: dict) -> bool:
+    return reg.get("duplicate_of") is not None and not reg["lines_landed"]
 
 
 def _read_jsonl(path: str, reg: dict, prefix=None):
@@ -708,6 +724,7 @@ class _Loader:
         self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
         self._oversized: set[str] = set()   # files with a record quarantined as too large in this load
         self._fresh: set[str] = set()       # files whose old rows this load deleted
+        self._first_index: dict[str, list[str]] | None = None   # first-line sha256 -> registered files
         self.record_cap = max_record_bytes()
         # small first landings wait in _batches for one statement per family ($EVALHOUSE_LOAD_BATCH=0: off)
         self.batch = os.environ.get("EVALHOUSE_LOAD_BATCH", "1").strip() not in ("0", "false", "no")
@@ -716,12 +733,12 @@ class _Loader:
         for row in con.execute(
             "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
             "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
-            "epoch_ns(l.started_at), f.oversize_cap FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
+            "epoch_ns(l.started_at), f.oversize_cap, f.first_line_sha256 FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
         ).fetchall():
             self.registry[row[0]] = dict(zip(
                 ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
                  "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns",
-                 "oversize_cap"], row))
+                 "oversize_cap", "first_line_sha256"], row))
 
     def _retry_oversize(self, reg: dict | None) -> bool:
         """A file with a record quarantined as too large under a smaller limit than today's lands again, whole."""
@@ -790,7 +807,7 @@ class _Loader:
             self.s.errors.append((path, line, reason))
 
     def _register(self, path: str, family: str, size: int, mtime_ns: int, bytes_landed: int, prefix_sha: str,
-                  file_sha: str, lines_read: int, lines_landed: int, duplicate_of=...) -> None:
+                  file_sha: str, lines_read: int, lines_landed: int, duplicate_of=..., first_line_sha=...) -> None:
         """Record what is landed of `path` (written to raw.files in one batch by flush()).
 
         duplicate_of: the file whose content this one repeats; by default kept from the registry.
@@ -799,6 +816,8 @@ class _Loader:
         first = old["first_load_id"] if old else self.s.load_id
         if duplicate_of is ...:
             duplicate_of = old.get("duplicate_of") if old else None
+        if first_line_sha is ...:        # kept while the file keeps its first line (unchanged, appended)
+            first_line_sha = old.get("first_line_sha256") if old and path not in self._fresh else None
         if path in self._oversized:
             oversize_cap = self.record_cap
         else:
@@ -806,7 +825,10 @@ class _Loader:
         self.registry[path] = dict(source_file=path, family=family, size_bytes=size, mtime_ns=mtime_ns,
                                    bytes_landed=bytes_landed, prefix_sha256=prefix_sha, file_sha256=file_sha,
                                    lines_read=lines_read, lines_landed=lines_landed, first_load_id=first,
-                                   registered_ns=time.time_ns(), duplicate_of=duplicate_of, oversize_cap=oversize_cap)
+                                   registered_ns=time.time_ns(), duplicate_of=duplicate_of, oversize_cap=oversize_cap,
+                                   first_line_sha256=first_line_sha)
+        if first_line_sha is not None and self._first_index is not None:
+            self._first_index.setdefault(first_line_sha, []).append(path)
         self._dirty.add(path)
         self._index(path, self.registry[path])
 
@@ -815,18 +837,20 @@ class _Loader:
         if self._dirty:
             rows = [self.registry[p] for p in sorted(self._dirty)]
             cols = ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
-                    "file_sha256", "lines_landed", "first_load_id", "duplicate_of", "lines_read", "oversize_cap"]
+                    "file_sha256", "lines_landed", "first_load_id", "duplicate_of", "lines_read", "oversize_cap",
+                    "first_line_sha256"]
             params = {c: [r.get(c) for r in rows] for c in cols}
             self.con.execute("DELETE FROM raw.files WHERE source_file IN (SELECT unnest($p::VARCHAR[]))",
                              {"p": params["source_file"]})
             self.con.execute(
                 "INSERT INTO raw.files (source_file, family, size_bytes, mtime_ns, bytes_landed, prefix_sha256, "
-                "file_sha256, lines_landed, first_load_id, last_load_id, duplicate_of, lines_read, oversize_cap) "
+                "file_sha256, lines_landed, first_load_id, last_load_id, duplicate_of, lines_read, oversize_cap, "
+                "first_line_sha256) "
                 "SELECT unnest($source_file::VARCHAR[]), unnest($family::VARCHAR[]), unnest($size_bytes::BIGINT[]), "
                 "unnest($mtime_ns::BIGINT[]), unnest($bytes_landed::BIGINT[]), unnest($prefix_sha256::VARCHAR[]), "
                 "unnest($file_sha256::VARCHAR[]), unnest($lines_landed::BIGINT[]), unnest($first_load_id::VARCHAR[]), "
                 "$load_id, unnest($duplicate_of::VARCHAR[]), unnest($lines_read::BIGINT[]), "
-                "unnest($oversize_cap::BIGINT[])",
+                "unnest($oversize_cap::BIGINT[]), unnest($first_line_sha256::VARCHAR[])",
                 {**params, "load_id": self.s.load_id})
             self._dirty.clear()
         for kind, docs in self._docs.items():
@@ -855,7 +879,8 @@ class _Loader:
         racy = registered is None or st.st_mtime_ns >= registered - RACY_NS
         return not racy
 
-    def _find_duplicate(self, path: str, family: str, file_sha: str, size: int) -> str | None:
+    def _find_duplicate(self, path: str, family: str, file_sha: str, size: int, first_sha: str | None = None,
+                        end: int | None = None, end_sha: str | None = None) -> str | None:
         """Another JSONL file that holds rows of exactly these bytes (its whole content, or its landed prefix),
         as registered NOW (a file rewritten since no longer holds them). Where the name means something, equal
         bytes are not enough: a matrix file is its cell (chat__coder), so only a file of the same name repeats
@@ -868,7 +893,8 @@ class _Loader:
                 self._index(other, reg)
         for other in self._sha_index.get(file_sha, ()):
             reg = self.registry.get(other)
-            if other == path or reg is None or reg.get("duplicate_of") is not None or not reg["lines_landed"]:
+            # a file that landed lines holds its whole content (its own rows, and those of the file it continues)
+            if other == path or reg is None or not reg["lines_landed"]:
                 continue
             holds = reg["file_sha256"] == file_sha or (reg["bytes_landed"] and reg["prefix_sha256"] == file_sha)
             if not holds:
@@ -876,7 +902,58 @@ class _Loader:
             if "matrix" in (family, reg["family"]) and os.path.basename(other) != os.path.basename(path):
                 continue
             return other
+        return self._find_prefix_holder(path, family, first_sha, end, end_sha)
+
+    def _find_prefix_holder(self, path: str, family: str, first_sha: str | None, end: int | None,
+                            end_sha: str | None) -> str | None:
+        """A landed file, unchanged on disk since, whose first `end` bytes are `path`'s complete lines: `path` is a
+        copy of an older state of it (a snapshot of a growing log) and holds nothing it has not landed."""
+        if first_sha is None or not end:
+            return None
+        for other in self._first_candidates(first_sha):
+            reg = self.registry.get(other)
+            if other == path or reg is None or not reg["lines_landed"] or reg["family"] != family \
+                    or reg["bytes_landed"] < end:
+                continue
+            if family == "matrix" and os.path.basename(other) != os.path.basename(path):
+                continue
+            try:
+                st = os.stat(other)
+            except OSError:
+                continue
+            if (st.st_size, st.st_mtime_ns) != (reg["size_bytes"], reg["mtime_ns"]):
+                continue            # changed since it was landed: its bytes on disk are not what it landed
+            if _prefix_hexdigest(other, end) == end_sha:
+                return other
         return None
+
+    def _first_candidates(self, first_sha: str) -> list[str]:
+        if self._first_index is None:
+            self._first_index = {}
+            for other, reg in self.registry.items():
+                if reg.get("first_line_sha256"):
+                    self._first_index.setdefault(reg["first_line_sha256"], []).append(other)
+        return [p for p in self._first_index.get(first_sha, ())
+                if (self.registry.get(p) or {}).get("first_line_sha256") == first_sha]
+
+    def _find_prefix_source(self, path: str, family: str, first_sha: str | None, end: int) -> tuple[str, dict] | None:
+        """A landed file whose whole landed content is a proper prefix of `path`'s first `end` bytes (the
+        longest): `path` is its copy that grew on its own, and only the lines after that prefix are its own."""
+        if first_sha is None:
+            return None
+        best = None
+        for other in self._first_candidates(first_sha):
+            reg = self.registry.get(other)
+            if other == path or reg is None or not reg["lines_landed"] \
+                    or reg["family"] not in JSONL_TABLES or not 0 < reg["bytes_landed"] < end:
+                continue
+            if "matrix" in (family, reg["family"]) and os.path.basename(other) != os.path.basename(path):
+                continue
+            if reg["family"] != family or (best is not None and reg["bytes_landed"] <= best[1]["bytes_landed"]):
+                continue
+            if _prefix_hexdigest(path, reg["bytes_landed"]) == reg["prefix_sha256"]:
+                best = (other, reg)
+        return best
 
     def _index(self, path: str, reg: dict) -> None:
         if self._sha_index is None or reg["family"] not in JSONL_TABLES or reg["size_bytes"] == 0:
@@ -973,24 +1050,34 @@ class _Loader:
                 res.status = "appended" if off > 0 else "loaded"
             else:
                 self._replace_rows_if_registered(reg, res)
+        continues = first_sha = None
         if start == 0:
             # new, or replaced by bytes another file already holds (a copy, a symlink to it): land nothing twice
-            dup = self._find_duplicate(path, family, file_sha, size)
+            first_sha = sc.first_line_sha if sc is not None else _first_line_sha(data[:end - off]) if off == 0 else None
+            dup = self._find_duplicate(path, family, file_sha, size, first_sha, end, end_sha)
             if dup is not None:
                 res.status = "duplicate"
                 res.duplicate_of = dup
                 self.s.files_duplicate += 1
                 n_lines = sc.lines if sc is not None else data.count(b"\n", 0, end - off)
                 self.s.duplicates_skipped += n_lines
-                self._register(path, family, size, mtime_ns, end, end_sha, file_sha, n_lines, 0, duplicate_of=dup)
+                self._register(path, family, size, mtime_ns, end, end_sha, file_sha, n_lines, 0, duplicate_of=dup,
+                               first_line_sha=first_sha)
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
+            src = self._find_prefix_source(path, family, first_sha, end)
+            if src is not None:
+                # a copy that grew on its own: the copied lines are landed (in src); only the lines after them land
+                continues = src[0]
+                start, base = src[1]["bytes_landed"], src[1]["lines_read"] or 0
+                res.continues = continues
+                self.s.duplicates_skipped += base
         if self.batch and sc is not None and start == 0 and 0 < end <= min(SMALL_FILE_BYTES, self.record_cap) and \
                 self._batch_small(path, family, reg, res, st, sc, pending):
             return
         # line hashes exist only when the direct path is on and its preconditions hold (see _scan_file)
-        direct = sc is not None and sc.line_shas is not None and end > start and \
+        direct = sc is not None and sc.line_shas is not None and end > start and start == 0 and \
             self._land_direct(path, family, sc, st, res)
         if end > start:
             if not direct:
@@ -1004,7 +1091,12 @@ class _Loader:
         lines_read = base + res.lines
         landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
         self._register(path, family, size, mtime_ns, end, end_sha, file_sha, lines_read, landed_total,
-                       duplicate_of=None if res.status == "replaced" else ...)
+                       duplicate_of=continues if continues is not None else None if res.status == "replaced" else ...,
+                       first_line_sha=first_sha if first_sha is not None else ...)
+        if res.status == "appended" and res.lines:
+            # files that continue this one may hold the lines it just landed: judge them afresh (reland_orphans)
+            self._orphans.extend(p for p, r in self.registry.items()
+                                 if r.get("duplicate_of") == path and r["lines_landed"] and p not in self._orphans)
         if res.lines == 0 and res.status == "appended":
             res.status = "unchanged"
         self._count(res)
@@ -1087,7 +1179,7 @@ class _Loader:
         res.pending = pending
         # registered now (so a copy later in this load is a duplicate); its landed count is set by _flush_small
         self._register(path, family, sc.size, st.st_mtime_ns, sc.end, sc.end_sha, sc.file_sha, len(lines), len(lines),
-                       duplicate_of=None if res.status == "replaced" else ...)
+                       duplicate_of=None if res.status == "replaced" else ..., first_line_sha=_first_line_sha(data))
         self.s.files.append(res)
         self._batches.setdefault(family, []).append((path, sc.file_sha, lines, res))
         self._batch_bytes += sc.end
@@ -1267,6 +1359,11 @@ class _Loader:
             earlier = [f for f in self.s.files if f.path == path]        # reported once, as what it is now
             self.s.files_duplicate -= sum(1 for f in earlier if f.status == "duplicate")
             self.s.files = [f for f in self.s.files if f.path != path]
+            if reg["lines_landed"]:
+                # it continued a file that changed: its own rows go, and it is judged afresh below
+                self._replace_rows_if_registered(reg, FileResult(path=path, status="loaded", family=reg["family"]))
+                self.s.records_landed -= sum(f.landed for f in earlier)
+                self.s.files_loaded -= sum(1 for f in earlier if f.status in ("loaded", "appended", "replaced"))
             del self.registry[path]
             if item.kind == "jsonl":
                 self.load_jsonl(item)
@@ -1627,9 +1724,13 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
             loader._flush_errors(path, [(None, reason, None)])
             summary.files_failed += 1
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            # files already landed on their own first: a copy, or a file that continues one, is judged after
+            # what it repeats has taken in this load's lines (else a mirror that grew with its original lands twice)
+            items = sorted(found.items, key=lambda it: 0 if (loader.registry.get(it.path) or {}).get(
+                "source_file") and loader.registry[it.path].get("duplicate_of") is None else 1)
             try:
-                loader.prefetch(found.items, pool)
-                for it in found.items:
+                loader.prefetch(items, pool)
+                for it in items:
                     if it.kind == "jsonl":
                         loader.load_jsonl(it)
                     else:
@@ -1802,6 +1903,9 @@ def format_summary(s: LoadSummary, verbose: bool = True) -> str:
                 lines.append(f"  replaced: {f.path} was rewritten; its old rows were replaced as a unit")
             elif f.status == "duplicate":
                 lines.append(f"  duplicate: {f.path} has the same content as {f.duplicate_of}; nothing landed")
+            elif f.continues is not None:
+                lines.append(f"  copy that grew: {f.path} starts with the whole of {f.continues}; only its own "
+                             f"{f.landed} lines landed")
         for path, line, reason in s.errors[:SHOW_ERRORS]:
             lines.append(f"  {path}{f':{line}' if line is not None else ''}: {reason}")
         if len(s.errors) > SHOW_ERRORS:

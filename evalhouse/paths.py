@@ -72,7 +72,7 @@ def missing_db_problem(db: Path, command: str, create: bool = False) -> str | No
     """Why `command` must not go on with a working file that does not exist, else None.
 
     `load` creates the file, unless the folder already holds another warehouse (a mistyped --db would
-    silently start an empty one): then it needs --create. build, publish and sql never create one."""
+    silently start an empty one): then it needs --create. build and publish never create one."""
     if db.exists():
         return None
     others = other_warehouses(db)
@@ -82,7 +82,7 @@ def missing_db_problem(db: Path, command: str, create: bool = False) -> str | No
             return None
         return (f"{db} does not exist{hint}: is --db mistyped? Pass --create to start a new warehouse "
                 f"at {db.name}")
-    if command in ("build", "publish", "sql"):
+    if command in ("build", "publish"):          # `sql` says the same itself (exit 1, as before)
         return (f"{db} does not exist{hint}: check --db (or $EVALHOUSE_DB), or land logs first with "
                 f"evalhouse load PATH --db {db}")
     return None

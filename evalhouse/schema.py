@@ -101,7 +101,8 @@ DDL = [
         last_load_id    VARCHAR NOT NULL,
         duplicate_of    VARCHAR,
         lines_read      BIGINT,         -- complete lines consumed so far (numbering base for appends)
-        oversize_cap    BIGINT          -- the record limit a line/document of it was quarantined under (NULL: none)
+        oversize_cap    BIGINT,         -- the record limit a line/document of it was quarantined under (NULL: none)
+        first_line_sha256 VARCHAR       -- sha256 of its first line (finds the file a grown copy starts with)
     )""",
     # One row per successful `evalhouse build`: the fingerprint of the dbt project it ran. A build whose
     # project differs from the last complete build's passes --full-refresh, so incremental models never
@@ -122,6 +123,7 @@ DDL = [
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS lines_read BIGINT",
     "ALTER TABLE raw.builds ADD COLUMN IF NOT EXISTS raw_signature VARCHAR",
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS oversize_cap BIGINT",
+    "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS first_line_sha256 VARCHAR",
 ]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_JSONL_COLUMNS})" for t in JSONL_TABLES.values()]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CE_COLUMNS})" for t in CE_TABLES.values()]

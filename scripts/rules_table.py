@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R27 is enforced, and render docs/rules.md.
+"""Discover how each admissibility rule R01-R27 is enforced, and render docs/rules_enforcement.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml
@@ -9,8 +9,8 @@ Plain file parsing (no dbt run, no manifest): fast and independent of whether th
 
 Usage:
     python scripts/rules_table.py            # print the coverage table (what is missing)
-    python scripts/rules_table.py --write    # regenerate docs/rules.md
-    python scripts/rules_table.py --check    # exit 1 if docs/rules.md is out of date
+    python scripts/rules_table.py --write    # regenerate docs/rules_enforcement.md
+    python scripts/rules_table.py --check    # exit 1 if docs/rules_enforcement.md is out of date
 Used by tests/test_rule_coverage.py.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "rules.md"
+DOC = ROOT / "docs" / "rules_enforcement.md"
 R25_MACRO = ROOT / "macros" / "tests" / "r25_rate_columns.sql"
 
 # One sentence per rule (condensed from the admissibility rules of the spec).

@@ -1,7 +1,7 @@
 """Rule-coverage audit (fast: plain file parsing, no dbt run). For every admissibility rule R01-R27:
 at least one dbt test named r<NN>_* whose description names the rule, and at least one pytest
 negative control named test_r<NN>_* under tests/. Discovery: scripts/rules_table.py, which also
-generates docs/rules.md (checked here to be current). On failure the table of what is missing is
+generates docs/rules_enforcement.md (checked here to be current). On failure the table of what is missing is
 printed."""
 from __future__ import annotations
 
@@ -55,9 +55,9 @@ def test_r25_tests_depend_on_every_aggregate_mart():
 
 
 def test_rules_doc_is_current():
-    doc = PROJECT_DIR / "docs" / "rules.md"
-    assert doc.exists(), "docs/rules.md missing: run python scripts/rules_table.py --write"
-    assert doc.read_text() == R.render(), "docs/rules.md is out of date: run python scripts/rules_table.py --write"
+    doc = PROJECT_DIR / "docs" / "rules_enforcement.md"
+    assert doc.exists(), "docs/rules_enforcement.md missing: run python scripts/rules_table.py --write"
+    assert doc.read_text() == R.render(), "docs/rules_enforcement.md is out of date: run python scripts/rules_table.py --write"
 
 
 def test_warn_rule_tests_feed_data_quality_findings():

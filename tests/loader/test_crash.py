@@ -56,7 +56,8 @@ def test_sigkill_during_load_leaves_previous_state_and_rerun_is_exact(tmp_path):
     with open(base, "a") as fh:
         fh.write(_lines(600, start=1000))
     n_new = int(os.environ.get("EVALHOUSE_CRASH_LINES", "6000"))
-    write(root / "logs_big" / "new.jsonl", _lines(n_new))
+    # other records than base.jsonl's (a file starting with base's whole content would be its grown copy)
+    write(root / "logs_big" / "new.jsonl", _lines(n_new, start=100_000))
     write(root / "run1" / "run.json", "{}")
     write(root / "run1" / "v" / "t" / "00" / "task.json", '{"x": 1}')
 
