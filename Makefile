@@ -29,7 +29,8 @@ test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
 
 lint: $(STAMP)
-	$(BIN)/python -m pytest -q tests/test_sqlfluff.py
+	$(BIN)/ruff check evalhouse tests scripts
+	$(BIN)/python -m pytest -q tests/test_sqlfluff.py tests/test_ruff.py
 
 docs: $(STAMP)
 	$(BIN)/python -m evalhouse.docs_site build

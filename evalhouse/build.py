@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .config import build_all, dbt_project_dir, version
 from .dbt_runner import dbt_env, dbt_executable
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint, held_lock_fd
 from .paths import PROJECT_DIR, disk_full_message, is_disk_full
@@ -74,7 +75,7 @@ def _ensure_working_file(db: Path) -> None:
 def _project_dir() -> Path:
     # EVALHOUSE_DBT_PROJECT_DIR: build another dbt project (one that extends evalhouse, or the tiny
     # project tests/reliability uses to exercise these mechanics quickly) with the same profile.
-    return Path(os.environ.get("EVALHOUSE_DBT_PROJECT_DIR") or PROJECT_DIR)
+    return dbt_project_dir(PROJECT_DIR)
 
 
 def project_fingerprint(project: Path) -> str:
@@ -168,7 +169,7 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
         args.append("--full-refresh")
         full = True
     repeat = bool(last) and not stale and not full and complete and args[:1] == ["build"] \
-        and os.environ.get("EVALHOUSE_BUILD_ALL", "").strip() not in ("1", "true", "yes")
+        and not build_all()
     plan = _Plan(args, fp, complete, full, repeat, sig)
     if not repeat:
         return plan
@@ -193,13 +194,12 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
 def _record_build(path: Path, plan: _Plan) -> None:
     from datetime import datetime, timezone
 
-    from .load import _version
     con = connect_rw(path)
     try:
         con.execute("INSERT INTO raw.builds (finished_at, project_sha256, complete, full_refresh, dbt_args, "
                     "evalhouse_version, raw_signature) VALUES ($at, $fp, $complete, $fr, $args, $ver, $sig)",
                     {"at": datetime.now(timezone.utc), "fp": plan.fingerprint, "complete": plan.complete,
-                     "fr": plan.full_refresh, "args": json.dumps(plan.args), "ver": _version(),
+                     "fr": plan.full_refresh, "args": json.dumps(plan.args), "ver": version(),
                      "sig": json.dumps(plan.signature, sort_keys=True)})
     finally:
         con.close()
@@ -304,7 +304,7 @@ def dbt_target_dir(target_path: Path | None = None) -> Path:
         return Path(target_path)
     if os.environ.get("DBT_TARGET_PATH"):
         return Path(os.environ["DBT_TARGET_PATH"])
-    return Path(os.environ.get("EVALHOUSE_DBT_PROJECT_DIR") or PROJECT_DIR) / "target"
+    return dbt_project_dir(PROJECT_DIR) / "target"
 
 
 def run_results_summary(target_path: Path | None = None) -> str | None:

@@ -29,6 +29,9 @@ from pathlib import Path
 
 import duckdb
 
+from .config import lock_wait
+from .paths import analyst_path
+
 __all__ = ["DatabaseBusy", "db_lock", "default_wait", "lock_path", "connect_rw", "held_lock_fd", "friendly_duckdb_error"]
 
 _POLL_S = 0.1
@@ -39,11 +42,8 @@ class DatabaseBusy(RuntimeError):
 
 
 def default_wait() -> float:
-    """Seconds to wait for the lock when not told: $EVALHOUSE_LOCK_WAIT, else 60."""
-    try:
-        return float(os.environ.get("EVALHOUSE_LOCK_WAIT", "60"))
-    except ValueError:
-        return 60.0
+    """Seconds to wait for the lock when not told: $EVALHOUSE_LOCK_WAIT, else 60 (evalhouse.config)."""
+    return lock_wait()
 
 
 def lock_path(db: os.PathLike | str) -> Path:
@@ -163,8 +163,6 @@ def friendly_duckdb_error(exc: BaseException, db: os.PathLike | str) -> Database
         pid = int(m.group("pid"))
         cmd = _cmdline(pid) or m.group("prog")
         who = f"process {pid} ({cmd})"
-    from .publish import analyst_path  # local import: publish imports this module
-
     return DatabaseBusy(
         f"{db} is open in {who}, and DuckDB allows no writer while another process has the file open. "
         f"Close that connection and retry. Analysts should open the published read-only copy instead: "

@@ -113,3 +113,30 @@ def disk_full_message(exc: BaseException, db: os.PathLike | str) -> str:
     where = getattr(exc, "filename", None) or os.path.dirname(os.fspath(db)) or "."
     return (f"the disk is full (writing {where}): free some space there -- a load or build needs room for the "
             f"database, its .wal and its .tmp spill folder -- and run it again; nothing was changed")
+
+
+# the side files of a working file (the analyst copy, the build copy, a kept failed build)
+ANALYST_SUFFIX = ".analyst.duckdb"
+
+
+def _stem(db: Path) -> str:
+    """The name the side files derive from: the file name without `.duckdb` (any other suffix is kept, so
+    `w.duckdb` and `w.db` in one folder never share an analyst file)."""
+    return db.name[:-len(".duckdb")] if db.name.endswith(".duckdb") and len(db.name) > len(".duckdb") else db.name
+
+
+def analyst_path(db: os.PathLike | str) -> Path:
+    """./evalhouse.duckdb -> ./evalhouse.analyst.duckdb"""
+    db = Path(db)
+    return db.with_name(_stem(db) + ANALYST_SUFFIX)
+
+
+def build_temp_path(db: Path) -> Path:
+    """Where `evalhouse build` builds: same directory (the final rename stays atomic) and a stable
+    name, because dbt's partial parsing is invalidated whenever the profile's path changes (only one
+    build runs at a time: it holds the lock)."""
+    return db.with_name(f"{_stem(db)}.build.duckdb")
+
+
+def failed_build_path(db: Path) -> Path:
+    return db.with_name(f"{_stem(db)}.failed.duckdb")

@@ -25,33 +25,7 @@ import stat
 from pathlib import Path
 
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint
-from .paths import disk_full_message, is_disk_full
-
-ANALYST_SUFFIX = ".analyst.duckdb"
-
-
-def _stem(db: Path) -> str:
-    """The name the side files derive from: the file name without `.duckdb` (any other suffix is kept, so
-    `w.duckdb` and `w.db` in one folder never share an analyst file)."""
-    return db.name[:-len(".duckdb")] if db.name.endswith(".duckdb") and len(db.name) > len(".duckdb") else db.name
-
-
-def analyst_path(db: os.PathLike | str) -> Path:
-    """./evalhouse.duckdb -> ./evalhouse.analyst.duckdb"""
-    db = Path(db)
-    return db.with_name(_stem(db) + ANALYST_SUFFIX)
-
-
-def build_temp_path(db: Path) -> Path:
-    """Where `evalhouse build` builds: same directory (the final rename stays atomic) and a stable
-    name, because dbt's partial parsing is invalidated whenever the profile's path changes (only one
-    build runs at a time: it holds the lock)."""
-    return db.with_name(f"{_stem(db)}.build.duckdb")
-
-
-def failed_build_path(db: Path) -> Path:
-    return db.with_name(f"{_stem(db)}.failed.duckdb")
-
+from .paths import ANALYST_SUFFIX, _stem, analyst_path, build_temp_path, disk_full_message, failed_build_path, is_disk_full  # noqa: F401
 
 def _analyst_temp_path(db: Path) -> Path:
     return db.with_name(f"{_stem(db)}.analyst.tmp-{os.getpid()}.duckdb")

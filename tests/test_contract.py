@@ -3,7 +3,6 @@
 Checks, without running dbt, that every public mart and raw table named by the contract exists with
 every column the contract names (extra columns are free).
 """
-from pathlib import Path
 
 import yaml
 

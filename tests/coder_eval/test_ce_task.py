@@ -7,9 +7,7 @@ gen_legacy_shapes (the legacy files up-converted to the current writer's shapes)
 """
 from __future__ import annotations
 
-import copy
 import json
-import os
 import shutil
 import subprocess
 import sys

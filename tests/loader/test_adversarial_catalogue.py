@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import signal
-import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ import duckdb
 import pytest
 
 from evalhouse.cli import main
+from evalhouse.loader import prepass as P
 from lutil import write
 
 STEP_SECONDS = 60
@@ -411,8 +411,7 @@ def test_the_catalogue_has_at_least_sixty_cases():
 
 
 def test_a_gzip_bomb_stops_at_the_limit_and_the_rest_lands(tmp_path, monkeypatch):
-    import evalhouse.load as L
-    monkeypatch.setattr(L, "GUNZIP_MAX", 1 << 20)
+    monkeypatch.setattr(P, "GUNZIP_MAX", 1 << 20)
     write(tmp_path / "logs_big" / "bomb.jsonl.1.gz", gzip.compress(b"\n" * (8 << 20)))
     write(tmp_path / "logs_big" / "r.jsonl", _recs("a"))
     db = tmp_path / "w.duckdb"

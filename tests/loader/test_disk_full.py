@@ -13,6 +13,7 @@ import pytest
 from lutil import EVALHOUSE, fingerprint, load, write
 
 import evalhouse.load as load_mod
+from evalhouse.loader import prepass as P
 
 
 def _logs(root, n=20):
@@ -29,7 +30,7 @@ def test_enospc_while_reading_ahead_fails_the_load_as_a_full_disk(tmp_path, monk
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "w.duckdb.lines.tmp"))
 
-    monkeypatch.setattr(load_mod, "_scan_file", full)
+    monkeypatch.setattr(P, "_scan_file", full)
     assert load_mod.main_load([str(tmp_path)], str(db), quiet=True) == 1
     err = capsys.readouterr().err
     assert "disk is full" in err and "w.duckdb.lines.tmp" in err and "permissions" not in err

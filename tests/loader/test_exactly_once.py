@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalhouse.paths import FIXTURES_DIR
+from evalhouse.loader import prepass as P
 from lutil import errors, load, q, rows, run_cli, total_raw_rows, write
 
 
@@ -45,11 +46,10 @@ def test_unchanged_file_is_skipped_without_reading_it(logs, monkeypatch):
     for p in logs.rglob("*.jsonl"):
         os.utime(p, (old, old))          # not "racy": written long before the load registered it
     load(logs, db)
-    import evalhouse.load as L
 
     def boom(path):
         raise AssertionError(f"read {path}")
-    monkeypatch.setattr(L, "_read_file", boom)
+    monkeypatch.setattr(P, "_read_file", boom)
     assert load(logs, db).files_unchanged == 3
 
 

@@ -9,6 +9,7 @@ import json
 import pytest
 
 import evalhouse.load as L
+from evalhouse.loader import batch as B, prepass as P
 
 from lutil import errors, load, q, rows, write
 
@@ -25,8 +26,8 @@ def _registry(db, path):
 @pytest.fixture
 def small_blocks(monkeypatch):
     """Verify the landed prefix in 7-byte reads, so the hash spans many blocks and a partial one."""
-    monkeypatch.setattr(L, "READ_BLOCK", 7)
-    monkeypatch.setattr(L, "PREFIX_BLOCK", 7)
+    monkeypatch.setattr(P, "READ_BLOCK", 7)
+    monkeypatch.setattr(P, "PREFIX_BLOCK", 7)
 
 
 def test_append_verified_in_blocks_lands_only_the_tail_and_registers_exact_hashes(tmp_path, small_blocks):
@@ -149,7 +150,7 @@ def test_many_small_files_land_in_batches_exactly_as_one_by_one(tmp_path, monkey
     go in batches (one classification and one INSERT per family and batch). The batch lands exactly what one
     statement per file lands: copies stay duplicates (also inside one batch), bad lines are quarantined with
     their file and line, a rewritten small file is replaced, and the counts add up."""
-    monkeypatch.setattr(L, "BATCH_FILES", 7)                 # several batches, and a flush mid-folder
+    monkeypatch.setattr(B, "BATCH_FILES", 7)                 # several batches, and a flush mid-folder
     outcomes = {}
     for batch in ("1", "0"):
         monkeypatch.setenv("EVALHOUSE_LOAD_BATCH", batch)

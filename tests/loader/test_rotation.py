@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 
+from evalhouse.loader import prepass as P
 from lutil import load, q, write
 
 
@@ -185,7 +186,6 @@ def test_a_file_landed_under_the_wrong_family_moves_with_family(tmp_path):
 def test_a_file_replaced_after_its_prefix_was_hashed_never_commits_a_mix(tmp_path, monkeypatch):
     """Issue 14 (6): the landed prefix of a growing file is hashed ahead, in a thread; if the file is then
     replaced by another whose first bytes differ, its new tail must not be landed after the old lines."""
-    import evalhouse.load as L
 
     d = tmp_path / "logs_big"
     f = write(d / "runs.jsonl", _lines(3, "old"))
@@ -193,7 +193,7 @@ def test_a_file_replaced_after_its_prefix_was_hashed_never_commits_a_mix(tmp_pat
     load(tmp_path, db)
     with open(f, "a") as fh:                                      # it grows: an append candidate
         fh.write(_lines(2, "more"))
-    real = L._safe_hash_prefix
+    real = P._safe_hash_prefix
 
     def hash_then_replace(path, n):
         got = real(path, n)                                      # the prefix of the grown file, as it was ...
@@ -203,6 +203,6 @@ def test_a_file_replaced_after_its_prefix_was_hashed_never_commits_a_mix(tmp_pat
         os.replace(new, path)
         return got
 
-    monkeypatch.setattr(L, "_safe_hash_prefix", hash_then_replace)
+    monkeypatch.setattr(P, "_safe_hash_prefix", hash_then_replace)
     load(tmp_path, db)
     assert _tags(db) == ["new"] * 6                              # the new file, whole; never old + new tail

@@ -16,7 +16,9 @@ import pytest
 import evalhouse
 
 PKG = Path(evalhouse.__file__).parent
-LOADER_FILES = ["load.py", "schema.py"]
+# every module of the loader that runs SQL (its statements live in loader/statements.py, used as S.<NAME>)
+LOADER_FILES = ["load.py", "schema.py", "loader/core.py", "loader/registry.py", "loader/jsonl.py", "loader/batch.py",
+                "loader/documents.py"]
 
 # what may appear inside {...} of an SQL f-string: evalhouse's own fixed identifiers and regexes
 ALLOWED_NAMES = {"table", "sel", "_SUSPICIOUS_RE", "t", "c"}
@@ -45,9 +47,15 @@ def _interpolation_ok(expr: ast.AST) -> bool:
     return False
 
 
+def _statement_names() -> set[str]:
+    return _sql_constants(ast.parse((PKG / "loader" / "statements.py").read_text()))
+
+
 def _check_sql_expr(expr: ast.AST, constants: set[str], where: str) -> list[str]:
     if isinstance(expr, ast.Constant):
         return []
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "S":
+        return [] if expr.attr in _statement_names() else [f"{where}: S.{expr.attr} is not a statement constant"]
     if isinstance(expr, ast.Name):
         return [] if expr.id in constants or expr.id in {"stmt"} else [f"{where}: SQL from variable {expr.id}"]
     if isinstance(expr, ast.JoinedStr):
@@ -76,14 +84,14 @@ def test_no_sql_is_assembled_from_values(name):
 
 
 def test_the_static_check_catches_an_injected_path():
-    """Negative control: the checker flags SQL built from a path."""
+    """Negative control: the checker flags SQL built from a path (and a name that is not a statement)."""
     bad = ast.parse('con.execute(f"SELECT * FROM read_text(\'{path}\')")\ncon.execute("x" + path)\n'
-                    'con.execute("SELECT %s" % path)')
+                    'con.execute("SELECT %s" % path)\ncon.execute(S.path)')
     problems = []
     for node in ast.walk(bad):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "execute":
             problems += _check_sql_expr(node.args[0], set(), "x")
-    assert len(problems) == 3
+    assert len(problems) == 4
 
 
 def test_discovery_runs_no_sql():
@@ -91,7 +99,7 @@ def test_discovery_runs_no_sql():
 
 
 def test_yaml_is_read_with_a_safe_loader():
-    src = (PKG / "load.py").read_text()
+    src = (PKG / "loader" / "jsonread.py").read_text()
     assert "unsafe_load" not in src and "yaml.Loader" not in src and "FullLoader" not in src
     assert "CSafeLoader" in src and "yaml.SafeLoader" in src
 

@@ -1,0 +1,63 @@
+"""The Loader: the state of one load, assembled from the modules that each do one job."""
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import datetime
+
+
+from ..config import load_batch_enabled, max_record_bytes
+from ..schema import CE_TABLES
+from .batch import BatchMixin
+from .documents import DocumentsMixin
+from .jsonl import JsonlMixin
+from .progress import _Progress
+from .registry import RegistryMixin
+from .results import LoadSummary
+from .prepass import _Scan
+
+
+class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin):
+    """One load's work in one DuckDB transaction: the registry, JSONL files, small-file batches and
+    coder-eval documents (each in its own module); evalhouse.load drives it."""
+
+    def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True,
+                 shas_dir: str | None = None, explicit_family: str | None = None):
+        self.con = con
+        # --family given: a registered file landed under another family moves to this one (its old rows go);
+        # without it, a registered file keeps the family it was landed under
+        self.explicit_family = explicit_family
+        self.direct = direct      # land first loads with DuckDB's own scanner (see _DIRECT_INSERT)
+        self._prefixes: dict[str, Future] = {}
+        self._scans: dict[str, tuple[tuple, Future]] = {}     # path -> (stat key, pre-pass) in flight
+        self._scan_queue: dict[str, None] = {}                 # paths whose pre-pass is yet to start, in order
+        self._pool: ThreadPoolExecutor | None = None
+        self._scan_in_use: _Scan | None = None
+        self.shas_dir = shas_dir if direct else None   # where the pre-passes write their line hashes
+        self.s = summary
+        self.loaded_at = loaded_at
+        self.progress = progress
+        self.registry = {}
+        self._sha_index = None
+        self._dirty: set[str] = set()
+        self._docs: dict[str, list[dict]] = {k: [] for k in CE_TABLES}
+        self._ce_index = None
+        self._landed_kinds: set[str] = set()
+        self._orphans: list[str] = []     # files registered as repeating a file whose rows were just replaced
+        self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
+        self._oversized: set[str] = set()   # files with a record quarantined as too large in this load
+        self._fresh: set[str] = set()       # files whose old rows this load deleted
+        self._first_index: dict[str, list[str]] | None = None   # first-line sha256 -> registered files
+        self.record_cap = max_record_bytes()
+        # small first landings wait in _batches for one statement per family ($EVALHOUSE_LOAD_BATCH=0: off)
+        self.batch = load_batch_enabled()
+        self._batches: dict[str, list] = {}    # family -> [(path, file sha, lines, FileResult)]
+        self._batch_bytes = 0
+        for row in con.execute(
+            "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
+            "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
+            "epoch_ns(l.started_at), f.oversize_cap, f.first_line_sha256 FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
+        ).fetchall():
+            self.registry[row[0]] = dict(zip(
+                ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
+                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns",
+                 "oversize_cap", "first_line_sha256"], row))

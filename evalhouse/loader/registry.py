@@ -1,0 +1,242 @@
+"""The file registry (raw.files) and the identity rules: unchanged, appended, replaced, duplicate, a copy
+that grew, orphans re-landed."""
+from __future__ import annotations
+
+import os
+import time
+
+
+from ..discover import Item
+from ..schema import CE_TABLES, JSONL_TABLES
+from .prepass import _prefix_hexdigest
+from .results import FileResult, _cut
+
+
+RACY_NS = 2_000_000_000      # mtime this close to the registering load: verify by hash
+
+
+def _append_candidate(reg: dict | None, family: str) -> bool:
+    """A registered file whose growth may be an append. A pure duplicate (it landed nothing) that changed is
+    judged afresh instead: it may now be a copy of more of its original, or hold lines of its own."""
+    return reg is not None and (reg["bytes_landed"] or 0) > 0 and reg["family"] == family and \
+        not (reg.get("duplicate_of") is not None and not reg["lines_landed"])
+
+
+def _is_pure_duplicate(reg: dict) -> bool:
+    return reg.get("duplicate_of") is not None and not reg["lines_landed"]
+
+
+class RegistryMixin:
+    """raw.files: what is landed of each file, and the identity rules (duplicates, copies that grew,
+    orphans) built on it. Mixed into Loader (evalhouse.loader.core)."""
+
+    def _retry_oversize(self, reg: dict | None) -> bool:
+        """A file with a record quarantined as too large under a smaller limit than today's lands again, whole."""
+        return reg is not None and reg.get("oversize_cap") is not None and self.record_cap > reg["oversize_cap"]
+
+    # ---- bookkeeping ---------------------------------------------------------------------
+    def _flush_errors(self, path: str, errs: list[tuple[int | None, str, str | None]]) -> None:
+        if not errs:
+            return
+        self.con.execute(
+            "INSERT INTO raw.load_errors SELECT $load_id, $file, unnest($lines::BIGINT[]), "
+            "unnest($errors::VARCHAR[]), unnest($texts::VARCHAR[])",
+            {"load_id": self.s.load_id, "file": path, "lines": [e[0] for e in errs],
+             "errors": [e[1] for e in errs], "texts": [_cut(e[2]) if e[2] is not None else None for e in errs]})
+        for line, reason, _ in errs:
+            self.s.errors.append((path, line, reason))
+
+    def _register(self, path: str, family: str, size: int, mtime_ns: int, bytes_landed: int, prefix_sha: str,
+                  file_sha: str, lines_read: int, lines_landed: int, duplicate_of=..., first_line_sha=...) -> None:
+        """Record what is landed of `path` (written to raw.files in one batch by flush()).
+
+        duplicate_of: the file whose content this one repeats; by default kept from the registry.
+        """
+        old = self.registry.get(path)
+        first = old["first_load_id"] if old else self.s.load_id
+        if duplicate_of is ...:
+            duplicate_of = old.get("duplicate_of") if old else None
+        if first_line_sha is ...:        # kept while the file keeps its first line (unchanged, appended)
+            first_line_sha = old.get("first_line_sha256") if old and path not in self._fresh else None
+        if path in self._oversized:
+            oversize_cap = self.record_cap
+        else:
+            oversize_cap = None if old is None or path in self._fresh else old.get("oversize_cap")
+        self.registry[path] = dict(source_file=path, family=family, size_bytes=size, mtime_ns=mtime_ns,
+                                   bytes_landed=bytes_landed, prefix_sha256=prefix_sha, file_sha256=file_sha,
+                                   lines_read=lines_read, lines_landed=lines_landed, first_load_id=first,
+                                   registered_ns=time.time_ns(), duplicate_of=duplicate_of, oversize_cap=oversize_cap,
+                                   first_line_sha256=first_line_sha)
+        if first_line_sha is not None and self._first_index is not None:
+            self._first_index.setdefault(first_line_sha, []).append(path)
+        self._dirty.add(path)
+        self._index(path, self.registry[path])
+
+    def flush(self) -> None:
+        """Write the registry changes (raw.files, one batch) and the batched coder-eval documents."""
+        if self._dirty:
+            rows = [self.registry[p] for p in sorted(self._dirty)]
+            cols = ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
+                    "file_sha256", "lines_landed", "first_load_id", "duplicate_of", "lines_read", "oversize_cap",
+                    "first_line_sha256"]
+            params = {c: [r.get(c) for r in rows] for c in cols}
+            self.con.execute("DELETE FROM raw.files WHERE source_file IN (SELECT unnest($p::VARCHAR[]))",
+                             {"p": params["source_file"]})
+            self.con.execute(
+                "INSERT INTO raw.files (source_file, family, size_bytes, mtime_ns, bytes_landed, prefix_sha256, "
+                "file_sha256, lines_landed, first_load_id, last_load_id, duplicate_of, lines_read, oversize_cap, "
+                "first_line_sha256) "
+                "SELECT unnest($source_file::VARCHAR[]), unnest($family::VARCHAR[]), unnest($size_bytes::BIGINT[]), "
+                "unnest($mtime_ns::BIGINT[]), unnest($bytes_landed::BIGINT[]), unnest($prefix_sha256::VARCHAR[]), "
+                "unnest($file_sha256::VARCHAR[]), unnest($lines_landed::BIGINT[]), unnest($first_load_id::VARCHAR[]), "
+                "$load_id, unnest($duplicate_of::VARCHAR[]), unnest($lines_read::BIGINT[]), "
+                "unnest($oversize_cap::BIGINT[]), unnest($first_line_sha256::VARCHAR[])",
+                {**params, "load_id": self.s.load_id})
+            self._dirty.clear()
+        self._flush_docs()
+
+    def _unchanged_by_stat(self, reg: dict | None, st: os.stat_result) -> bool:
+        if reg is None or reg["size_bytes"] != st.st_size or reg["mtime_ns"] != st.st_mtime_ns:
+            return False
+        registered = reg.get("registered_ns")
+        racy = registered is None or st.st_mtime_ns >= registered - RACY_NS
+        return not racy
+
+    def _find_duplicate(self, path: str, family: str, file_sha: str, size: int, first_sha: str | None = None,
+                        end: int | None = None, end_sha: str | None = None) -> str | None:
+        """Another JSONL file that holds rows of exactly these bytes (its whole content, or its landed prefix),
+        as registered NOW (a file rewritten since no longer holds them). Where the name means something, equal
+        bytes are not enough: a matrix file is its cell (chat__coder), so only a file of the same name repeats
+        it."""
+        if size == 0:
+            return None
+        if self._sha_index is None:
+            self._sha_index = {}
+            for other, reg in self.registry.items():
+                self._index(other, reg)
+        for other in self._sha_index.get(file_sha, ()):
+            reg = self.registry.get(other)
+            # a file that landed lines holds its whole content (its own rows, and those of the file it continues)
+            if other == path or reg is None or not reg["lines_landed"]:
+                continue
+            holds = reg["file_sha256"] == file_sha or (reg["bytes_landed"] and reg["prefix_sha256"] == file_sha)
+            if not holds:
+                continue
+            if "matrix" in (family, reg["family"]) and os.path.basename(other) != os.path.basename(path):
+                continue
+            return other
+        return self._find_prefix_holder(path, family, first_sha, end, end_sha)
+
+    def _find_prefix_holder(self, path: str, family: str, first_sha: str | None, end: int | None,
+                            end_sha: str | None) -> str | None:
+        """A landed file, unchanged on disk since, whose first `end` bytes are `path`'s complete lines: `path` is a
+        copy of an older state of it (a snapshot of a growing log) and holds nothing it has not landed."""
+        if first_sha is None or not end:
+            return None
+        for other in self._first_candidates(first_sha):
+            reg = self.registry.get(other)
+            if other == path or reg is None or not reg["lines_landed"] or reg["family"] != family \
+                    or reg["bytes_landed"] < end:
+                continue
+            if family == "matrix" and os.path.basename(other) != os.path.basename(path):
+                continue
+            try:
+                st = os.stat(other)
+            except OSError:
+                continue
+            if (st.st_size, st.st_mtime_ns) != (reg["size_bytes"], reg["mtime_ns"]):
+                continue            # changed since it was landed: its bytes on disk are not what it landed
+            if _prefix_hexdigest(other, end) == end_sha:
+                return other
+        return None
+
+    def _first_candidates(self, first_sha: str) -> list[str]:
+        if self._first_index is None:
+            self._first_index = {}
+            for other, reg in self.registry.items():
+                if reg.get("first_line_sha256"):
+                    self._first_index.setdefault(reg["first_line_sha256"], []).append(other)
+        return [p for p in self._first_index.get(first_sha, ())
+                if (self.registry.get(p) or {}).get("first_line_sha256") == first_sha]
+
+    def _find_prefix_source(self, path: str, family: str, first_sha: str | None, end: int) -> tuple[str, dict] | None:
+        """A landed file whose whole landed content is a proper prefix of `path`'s first `end` bytes (the
+        longest): `path` is its copy that grew on its own, and only the lines after that prefix are its own."""
+        if first_sha is None:
+            return None
+        best = None
+        for other in self._first_candidates(first_sha):
+            reg = self.registry.get(other)
+            if other == path or reg is None or not reg["lines_landed"] \
+                    or reg["family"] not in JSONL_TABLES or not 0 < reg["bytes_landed"] < end:
+                continue
+            if "matrix" in (family, reg["family"]) and os.path.basename(other) != os.path.basename(path):
+                continue
+            if reg["family"] != family or (best is not None and reg["bytes_landed"] <= best[1]["bytes_landed"]):
+                continue
+            if _prefix_hexdigest(path, reg["bytes_landed"]) == reg["prefix_sha256"]:
+                best = (other, reg)
+        return best
+
+    def _index(self, path: str, reg: dict) -> None:
+        if self._sha_index is None or reg["family"] not in JSONL_TABLES or reg["size_bytes"] == 0:
+            return
+        for sha in (reg["file_sha256"], reg["prefix_sha256"] if reg["bytes_landed"] else None):
+            if sha is not None and path not in self._sha_index.setdefault(sha, []):
+                self._sha_index[sha].append(path)
+
+    def _replace_rows_if_registered(self, reg: dict | None, res: FileResult) -> None:
+        """The already-landed part changed: delete the file's old rows (same transaction)."""
+        if reg is None:
+            return
+        if self._batches:
+            self.flush_small()            # queued rows are written before any are deleted
+        self._fresh.add(res.path)
+        fam = reg["family"]
+        if fam in JSONL_TABLES:
+            self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
+        elif fam.startswith("ce:") and fam[3:] in CE_TABLES:
+            self.con.execute(f"DELETE FROM raw.{CE_TABLES[fam[3:]]} WHERE source_file = $p", {"p": res.path})
+            if self._ce_index is not None:
+                for key in [k for k, v in self._ce_index.items() if v == res.path]:
+                    del self._ce_index[key]
+        res.status = "replaced"
+        # the old bytes may live on in files registered as their duplicates (a rotated or renamed copy):
+        # those now hold the only copy, so they land (reland_orphans) -- never lost with the rewrite
+        self._orphans.extend(p for p, r in self.registry.items() if r.get("duplicate_of") == res.path)
+        if fam == "ce:run":
+            # a new run.json makes its directory another run: documents elsewhere that repeated this run's are
+            # no longer the same run's records (a renamed run whose old name is reused), so they land
+            run_dir = os.path.dirname(res.path) + os.sep
+            self._orphans.extend(p for p, r in self.registry.items()
+                                 if (r.get("duplicate_of") or "").startswith(run_dir) and p not in self._orphans)
+
+    def reland_orphans(self, items: dict[str, Item]) -> None:
+        """Land the files whose content repeated a file that has since been replaced (after the main pass,
+        so the replacement is registered first). A coder-eval document is re-landed only when it is among this
+        load's files (its identity comes from discovery); otherwise the load says which folder to load."""
+        while self._orphans:
+            path = self._orphans.pop(0)
+            reg = self.registry.get(path)
+            if reg is None or reg.get("duplicate_of") is None or not os.path.exists(path):
+                continue
+            item = items.get(path)
+            if item is None and reg["family"] in JSONL_TABLES:
+                item = Item(path=path, kind="jsonl", family=reg["family"])
+            if item is None:
+                self._flush_errors(path, [(None, f"repeated {reg['duplicate_of']}, which was rewritten: load "
+                                                 f"{os.path.dirname(path)} again to land it", None)])
+                continue
+            earlier = [f for f in self.s.files if f.path == path]        # reported once, as what it is now
+            self.s.files_duplicate -= sum(1 for f in earlier if f.status == "duplicate")
+            self.s.files = [f for f in self.s.files if f.path != path]
+            if reg["lines_landed"]:
+                # it continued a file that changed: its own rows go, and it is judged afresh below
+                self._replace_rows_if_registered(reg, FileResult(path=path, status="loaded", family=reg["family"]))
+                self.s.records_landed -= sum(f.landed for f in earlier)
+                self.s.files_loaded -= sum(1 for f in earlier if f.status in ("loaded", "appended", "replaced"))
+            del self.registry[path]
+            if item.kind == "jsonl":
+                self.load_jsonl(item)
+            else:
+                self.load_ce(item)
