@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean
+.PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+
+# the installable package, with the dbt project inside (setup.py): pip install dist/evalhouse-*.whl
+wheel: $(STAMP)
+	$(BIN)/python -m pip wheel --no-deps -q -w dist .
 
 lint: $(STAMP)
 	$(BIN)/ruff check evalhouse tests scripts

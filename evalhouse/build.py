@@ -37,7 +37,7 @@ from pathlib import Path
 from .config import build_all, dbt_project_dir, version
 from .dbt_runner import dbt_env, dbt_executable
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint, held_lock_fd
-from .paths import PROJECT_DIR, disk_full_message, is_disk_full
+from .paths import PROJECT_DIR, dbt_work_dir, disk_full_message, is_disk_full
 from .publish import (build_temp_path, checkpoint, checkpoint_if_wal, copy_db, failed_build_path, fsync_dir,
                       fsync_path, publish_from, remove_stale_temps, wal_path)
 from .schema import ensure_raw_schema
@@ -304,6 +304,8 @@ def dbt_target_dir(target_path: Path | None = None) -> Path:
         return Path(target_path)
     if os.environ.get("DBT_TARGET_PATH"):
         return Path(os.environ["DBT_TARGET_PATH"])
+    if dbt_work_dir() is not None and not os.environ.get("EVALHOUSE_DBT_PROJECT_DIR"):
+        return dbt_work_dir()
     return dbt_project_dir(PROJECT_DIR) / "target"
 
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .paths import PROFILES_DIR, PROJECT_DIR
+from .paths import PROFILES_DIR, PROJECT_DIR, dbt_work_dir
 
 
 def dbt_env(db: Path, target_path: Path | None = None) -> dict[str, str]:
@@ -19,6 +19,8 @@ def dbt_env(db: Path, target_path: Path | None = None) -> dict[str, str]:
     env.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     env["DBT_PROFILES_DIR"] = str(PROFILES_DIR)
     env["DBT_PROJECT_DIR"] = str(PROJECT_DIR)
+    if target_path is None and "DBT_TARGET_PATH" not in env:
+        target_path = dbt_work_dir()                 # an installed wheel: a cache folder, not site-packages
     if target_path is not None:
         env["DBT_TARGET_PATH"] = str(target_path)
         env["DBT_LOG_PATH"] = str(Path(target_path) / "logs")

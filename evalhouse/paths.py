@@ -6,9 +6,21 @@ import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-PROJECT_DIR = PACKAGE_DIR.parent          # the dbt project (dbt_project.yml) lives at the repo root
+_BUNDLED = PACKAGE_DIR / "project"        # the dbt project inside an installed wheel (setup.py copies it)
+# the dbt project (dbt_project.yml): in the wheel, else at the root of the checkout (an editable install)
+INSTALLED = (_BUNDLED / "dbt_project.yml").is_file()
+PROJECT_DIR = _BUNDLED if INSTALLED else PACKAGE_DIR.parent
 PROFILES_DIR = PACKAGE_DIR / "profiles"   # bundled profiles.yml: no ~/.dbt needed
 FIXTURES_DIR = PROJECT_DIR / "fixtures"   # sample data shipped with the project
+
+
+def dbt_work_dir() -> Path | None:
+    """Where dbt writes target/ and its logs when nobody says: None in a checkout (the project's own target/);
+    for an installed wheel a per-user cache folder, never site-packages."""
+    if not INSTALLED:
+        return None
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "evalhouse" / "dbt-target"
 
 DEFAULT_DB = "evalhouse.duckdb"
 
