@@ -7,6 +7,7 @@ scipy/numpy (not with the SQL formulas), so anyone can regenerate and audit them
     .venv/bin/python scripts/stats_oracle.py            # print the unit-test YAML
     .venv/bin/python scripts/stats_oracle.py --write    # rewrite seeds/stats/*.csv and
                                                         # models/intermediate/stats/_stats__unit_tests.yml
+    .venv/bin/python scripts/stats_oracle.py --check    # exit 1 if they are not what --write writes
 
 Methods (see docs/statistics.md):
   * Wilson: statsmodels' closed form (proportion_confint(method='wilson')) with z = norm.ppf(0.975),
@@ -468,11 +469,19 @@ def seed_csvs() -> dict[str, str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--write", action="store_true", help="rewrite the seeds and the unit-test yml")
+    ap.add_argument("--check", action="store_true", help="exit 1 if the seeds or the unit-test yml are not what it writes")
     args = ap.parse_args(argv)
     text = unit_test_yaml()
     if _near_boundary:
         print("WARNING: expected values within 1e-12 of a 9-decimal rounding boundary: "
               + ", ".join(_near_boundary), file=sys.stderr)
+    if args.check:
+        stale = [str(UNIT_TEST_YML.relative_to(ROOT))] if UNIT_TEST_YML.read_text() != text else []
+        stale += [f"seeds/stats/{n}" for n, body in seed_csvs().items() if (SEED_DIR / n).read_text() != body]
+        if stale:
+            print("stale (run scripts/stats_oracle.py --write): " + ", ".join(stale), file=sys.stderr)
+            return 1
+        return 0
     if args.write:
         UNIT_TEST_YML.write_text(text)
         for name, body in seed_csvs().items():
