@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Independent oracle for the statistics macros (macros/stats/).
 
-Computes the expected values of the dbt unit tests on models/intermediate/stats/ with
+Computes the expected values of the dbt unit tests on integration_tests/models/stats/ with
 scipy/numpy (not with the SQL formulas), so anyone can regenerate and audit them:
 
     .venv/bin/python scripts/stats_oracle.py            # print the unit-test YAML
-    .venv/bin/python scripts/stats_oracle.py --write    # rewrite seeds/stats/*.csv and
-                                                        # models/intermediate/stats/_stats__unit_tests.yml
+    .venv/bin/python scripts/stats_oracle.py --write    # rewrite integration_tests/seeds/stats/*.csv and
+                                                        # integration_tests/models/stats/_stats__unit_tests.yml
     .venv/bin/python scripts/stats_oracle.py --check    # exit 1 if they are not what --write writes
 
 Methods (see docs/statistics.md):
@@ -33,8 +33,8 @@ import yaml
 from scipy import optimize, stats
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED_DIR = ROOT / "seeds" / "stats"
-UNIT_TEST_YML = ROOT / "models" / "intermediate" / "stats" / "_stats__unit_tests.yml"
+SEED_DIR = ROOT / "integration_tests" / "seeds" / "stats"
+UNIT_TEST_YML = ROOT / "integration_tests" / "models" / "stats" / "_stats__unit_tests.yml"
 DIGITS = 9  # the stats models round their outputs to 9 decimals
 
 Z95 = float(stats.norm.ppf(0.975))
@@ -214,7 +214,7 @@ def paired_diff(rows):
 
 
 # ----------------------------------------------------------------------------- cases
-# test name -> cases; the seeds/stats/*.csv files are the union of these (written by --write)
+# test name -> cases; the integration_tests/seeds/stats/*.csv files are the union of these (written by --write)
 WILSON = OrderedDict([
     ("wilson_hand_checked_k1_n2", [("half", 1, 2)]),
     ("wilson_edges_empty_all_pass_all_fail", [
@@ -477,7 +477,7 @@ def main(argv=None) -> int:
               + ", ".join(_near_boundary), file=sys.stderr)
     if args.check:
         stale = [str(UNIT_TEST_YML.relative_to(ROOT))] if UNIT_TEST_YML.read_text() != text else []
-        stale += [f"seeds/stats/{n}" for n, body in seed_csvs().items() if (SEED_DIR / n).read_text() != body]
+        stale += [f"integration_tests/seeds/stats/{n}" for n, body in seed_csvs().items() if (SEED_DIR / n).read_text() != body]
         if stale:
             print("stale (run scripts/stats_oracle.py --write): " + ", ".join(stale), file=sys.stderr)
             return 1

@@ -23,9 +23,10 @@ def fresh_db(path: Path) -> Path:
     return path
 
 
-def dbt(args: list[str], db: Path, target: Path, check: bool = True):
-    """Run dbt with its own target dir; on failure with check=True, fail with dbt's output."""
-    proc = run_dbt(args, db=db, target_path=target, capture=True)
+def dbt(args: list[str], db: Path, target: Path, check: bool = True, project: Path | None = None):
+    """Run dbt with its own target dir (on the evalhouse project, or `project`); on failure with check=True,
+    fail with dbt's output."""
+    proc = run_dbt(args, db=db, target_path=target, capture=True, project_dir=project)
     if check and proc.returncode != 0:
         raise AssertionError(f"dbt {' '.join(args)} failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-3000:]}")
     return proc

@@ -1,6 +1,7 @@
 """Session build shared by tests/stats: load the clean fixtures, then ONE `dbt build` of the marts whose
-intervals test_mart_intervals.py recomputes (and their parents) plus the stats seeds/models with their
-unit tests. Data tests are excluded (they belong to the suites of the marts' owners); check=False so a
+intervals test_mart_intervals.py recomputes (and their parents), then the statistics harness
+(integration_tests/: the stats seeds and models with their unit tests, out of users' warehouses) into the
+same file. Data tests are excluded (they belong to the suites of the marts' owners); check=False so a
 broken mart elsewhere only fails the tests that need it (see test_mart_intervals.need)."""
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import json
 
 import pytest
 
-from evalhouse.paths import FIXTURES_DIR
+from evalhouse.paths import FIXTURES_DIR, PROJECT_DIR
 from helpers import dbt, fresh_db
+
+HARNESS = PROJECT_DIR / "integration_tests"
 
 MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons",
          "ce_run_summaries", "ce_suite_results", "ce_criterion_stats", "layered_layer_costs", "fct_layered_measurements",
@@ -26,8 +29,16 @@ def mart_db(tmp_path_factory):
     load_paths([FIXTURES_DIR / "brownfield" / "clean", FIXTURES_DIR / "brownfield_matrix" / "clean",
                 FIXTURES_DIR / "coder_eval"], db=db)
     target = tmp / "target"
-    proc = dbt(["build", "--select", *[f"+{m}" for m in MARTS], "path:seeds/stats", "path:models/intermediate/stats",
-                "--exclude-resource-type", "test"], db, target, check=False)
+    proc = dbt(["build", "--select", *[f"+{m}" for m in MARTS], "--exclude-resource-type", "test"], db, target,
+               check=False)
+    status = _status(target)
+    harness_target = tmp / "target_harness"
+    harness = dbt(["build"], db, harness_target, check=False, project=HARNESS)
+    status.update(_status(harness_target))
+    return db, status, proc.stdout[-2000:] + harness.stdout[-2000:]
+
+
+def _status(target) -> dict:
     status = {}
     path = target / "run_results.json"
     for r in json.loads(path.read_text())["results"] if path.exists() else []:
@@ -35,4 +46,4 @@ def mart_db(tmp_path_factory):
         status[r["unique_id"].split(".")[-1]] = entry
         if r["unique_id"].startswith("unit_test."):
             status[r["unique_id"]] = entry
-    return db, status, proc.stdout[-4000:]
+    return status

@@ -201,18 +201,26 @@ def test_corr_matches_numpy(compiled):
 
 
 def test_generated_unit_tests_and_seeds_are_up_to_date():
-    """models/intermediate/stats/_stats__unit_tests.yml and seeds/stats/*.csv are what the oracle generates."""
+    """integration_tests/models/stats/_stats__unit_tests.yml and its seeds are what the oracle generates."""
     assert oracle.UNIT_TEST_YML.read_text() == oracle.unit_test_yaml()
     for name, body in oracle.seed_csvs().items():
         assert (oracle.SEED_DIR / name).read_text() == body, name
     assert (0.094531206, 0.905468794) == tuple(round(x, 9) for x in oracle.wilson(1, 2))
 
 
+def test_the_statistics_harness_is_not_in_users_warehouses():
+    """The stats test models and seeds live in integration_tests/, not in the shipped dbt project."""
+    from evalhouse.paths import PROJECT_DIR
+    assert not (PROJECT_DIR / "models" / "intermediate" / "stats").exists()
+    assert not (PROJECT_DIR / "seeds" / "stats").exists()
+    assert (PROJECT_DIR / "integration_tests" / "models" / "stats" / "int_stats__wilson.sql").exists()
+
+
 def test_stats_models_and_unit_tests_build(mart_db):
     """dbt build of the stats seeds/models (session build, conftest.py): every unit test passes, and the
     models agree with the oracle."""
     db, status, log = mart_db
-    unit = {k: v for k, v in status.items() if k.startswith("unit_test.evalhouse.int_stats__")}
+    unit = {k: v for k, v in status.items() if k.startswith("unit_test.evalhouse_integration_tests.int_stats__")}
     assert len(unit) == len(oracle.unit_tests()) >= 16, log
     assert all(v[0] == "pass" for v in unit.values()), unit
     wilson = query(db, "select k, n, wilson_low, wilson_high from intermediate.int_stats__wilson")
