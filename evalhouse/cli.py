@@ -6,6 +6,7 @@ half-written), 2 usage error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .paths import check_db_name, missing_db_problem, resolve_db
@@ -50,7 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     sql.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
     sql.add_argument("--working", action="store_true",
                      help="query the working file (read-only) instead of the analyst file")
-    sql.add_argument("--max-rows", type=int, default=200, help="print at most this many rows (default 200)")
+    sql.add_argument("--max-rows", type=int, default=None,
+                     help="print at most this many rows (default: 200 for a table on a terminal, else all)")
+    sql.add_argument("--format", choices=["table", "csv", "json", "markdown", "latex"], default="table",
+                     help="table (default; long values cut only on a terminal), csv, json, markdown or latex (booktabs)")
     sql.add_argument("query", nargs="?", help="one SQL statement")
 
     demo = sub.add_parser("demo", help="generate sample logs, load them, build, print headline tables")
@@ -79,6 +83,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evalhouse {args.command}: interrupted; nothing was written (a load or build is all or nothing)",
               file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`evalhouse sql ... | head`): stop quietly, as a shell tool does
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
 
 
 def _dispatch(parser, args, db) -> int:
@@ -98,7 +110,7 @@ def _dispatch(parser, args, db) -> int:
         return main_publish(db=db, wait=args.wait)
     if args.command == "sql":
         from .sql import main_sql
-        return main_sql(db=db, query=args.query, working=args.working, max_rows=args.max_rows)
+        return main_sql(db=db, query=args.query, working=args.working, max_rows=args.max_rows, fmt=args.format)
     if args.command == "demo":
         from .demo import main_demo
         return main_demo(db=db, data_dir=args.data_dir, wait=args.wait)

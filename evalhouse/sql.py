@@ -6,10 +6,14 @@ analyst session never blocks `evalhouse load` / `build`.
 """
 from __future__ import annotations
 
+import csv
 import datetime as _dt
 import decimal
+import io
+import json
 import math
 import os
+import sys
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -17,9 +21,10 @@ from .locking import DatabaseBusy, connect_ro, eprint
 from .publish import analyst_path
 
 MAX_CELL = 60
+FORMATS = ("table", "csv", "json", "markdown", "latex")
 
 
-def _cell(v) -> str:
+def _cell(v, max_cell: int | None = MAX_CELL) -> str:
     if v is None:
         return "NULL"
     if isinstance(v, bool):
@@ -33,17 +38,17 @@ def _cell(v) -> str:
     if isinstance(v, _dt.datetime):
         return v.isoformat(sep=" ", timespec="seconds")
     s = str(v).replace("\n", "\\n")
-    return s if len(s) <= MAX_CELL else s[: MAX_CELL - 1] + "…"
+    return s if max_cell is None or len(s) <= max_cell else s[: max_cell - 1] + "…"
 
 
 def _is_numeric(v) -> bool:
     return isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
 
 
-def format_table(columns: Sequence[str], rows: Iterable[Sequence]) -> str:
-    """Aligned plain-text table: numbers right-aligned, text left-aligned."""
+def format_table(columns: Sequence[str], rows: Iterable[Sequence], max_cell: int | None = MAX_CELL) -> str:
+    """Aligned plain-text table: numbers right-aligned, text left-aligned; cells cut at max_cell (None: never)."""
     rows = [list(r) for r in rows]
-    cells = [[_cell(v) for v in r] for r in rows]
+    cells = [[_cell(v, max_cell) for v in r] for r in rows]
     widths = [len(c) for c in columns]
     for r in cells:
         for i, c in enumerate(r):
@@ -59,6 +64,68 @@ def format_table(columns: Sequence[str], rows: Iterable[Sequence]) -> str:
     lines = [fmt(list(columns)), "  ".join("-" * w for w in widths)]
     lines += [fmt(r) for r in cells]
     return "\n".join(lines)
+
+
+def _plain(v):
+    """A value as JSON / CSV carry it: full precision, never cut."""
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
+        return None
+    if isinstance(v, decimal.Decimal):
+        return float(v)
+    if isinstance(v, (_dt.datetime, _dt.date, _dt.time)):
+        return v.isoformat()
+    if isinstance(v, (bytes, bytearray)):
+        return v.hex()
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+def _text(v) -> str:
+    v = _plain(v)
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v)
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+_LATEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+          "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _latex(s: str) -> str:
+    return "".join(_LATEX.get(ch, ch) for ch in s)
+
+
+def render(columns: Sequence[str], rows: Sequence[Sequence], fmt: str, max_cell: int | None = MAX_CELL) -> str:
+    """The result in one of FORMATS. Only `table` ever cuts a value (and only with max_cell set)."""
+    if fmt == "table":
+        return format_table(columns, rows, max_cell)
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns)
+        w.writerows([_text(v) for v in r] for r in rows)
+        return buf.getvalue().rstrip("\n")
+    if fmt == "json":
+        return json.dumps([dict(zip(columns, (_plain(v) for v in r))) for r in rows], indent=1, ensure_ascii=False)
+    numeric = [bool(rows) and all(_is_numeric(r[i]) or r[i] is None for r in rows) for i in range(len(columns))]
+    if fmt == "markdown":
+        esc = [[_text(v).replace("|", "\\|") for v in r] for r in rows]
+        lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in esc])
+    if fmt == "latex":
+        spec = "".join("r" if n else "l" for n in numeric)
+        lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(_latex(c) for c in columns) + r" \\",
+                 "\\midrule"]
+        lines += [" & ".join(_latex(_text(v)) for v in r) + r" \\" for r in rows]
+        return "\n".join(lines + ["\\bottomrule", "\\end{tabular}"])
+    raise ValueError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
 
 
 def how_to_open(db: Path) -> str:
@@ -88,7 +155,10 @@ def run_query(path: Path, query: str) -> tuple[list[str], list[tuple]]:
         con.close()
 
 
-def main_sql(db: Path, query: str | None = None, working: bool = False, max_rows: int = 200) -> int:
+def main_sql(db: Path, query: str | None = None, working: bool = False, max_rows: int | None = None,
+             fmt: str = "table") -> int:
+    """Print the result. `table` on a terminal cuts long values and shows 200 rows unless told; in a pipe or
+    a file, and in every other format, nothing is cut and every row is printed (unless --max-rows)."""
     path = Path(db) if working else analyst_path(db)
     if not query:
         print(how_to_open(Path(db)))
@@ -107,10 +177,16 @@ def main_sql(db: Path, query: str | None = None, working: bool = False, max_rows
         return 1
     if not cols:
         return 0
+    tty = sys.stdout.isatty()
+    if max_rows is None:
+        max_rows = 200 if (fmt == "table" and tty) else len(rows)
     shown = rows[:max_rows]
-    print(format_table(cols, shown))
-    more = f" (showing {max_rows})" if len(rows) > max_rows else ""
-    print(f"({len(rows)} row{'s' if len(rows) != 1 else ''}{more})")
+    print(render(cols, shown, fmt, MAX_CELL if tty else None))
+    if fmt == "table":
+        more = f" (showing {max_rows})" if len(rows) > max_rows else ""
+        print(f"({len(rows)} row{'s' if len(rows) != 1 else ''}{more})")
+    elif len(rows) > max_rows:
+        eprint(f"evalhouse sql: showing {max_rows} of {len(rows)} rows (--max-rows)")
     return 0
 
 
