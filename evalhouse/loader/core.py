@@ -46,7 +46,9 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin):
         self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
         self._oversized: set[str] = set()   # files with a record quarantined as too large in this load
         self._fresh: set[str] = set()       # files whose old rows this load deleted
-        self._first_index: dict[str, list[str]] | None = None   # first-line sha256 -> registered files
+        # first-line sha256 -> registered files (and by (sha256, file name)), in registration order
+        self._first_index: dict[str, dict[str, None]] | None = None
+        self._first_by_name: dict[tuple[str, str], dict[str, None]] = {}
         self.record_cap = max_record_bytes()
         # small first landings wait in _batches for one statement per family ($EVALHOUSE_LOAD_BATCH=0: off)
         self.batch = load_batch_enabled()

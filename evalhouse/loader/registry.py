@@ -12,6 +12,7 @@ from .prepass import _prefix_hexdigest
 from .results import FileResult, _cut
 
 
+PREFIX_CANDIDATES = 16     # files checked as the one a new file copies or continues (see _first_candidates)
 RACY_NS = 2_000_000_000      # mtime this close to the registering load: verify by hash
 
 
@@ -67,8 +68,9 @@ class RegistryMixin:
                                    lines_read=lines_read, lines_landed=lines_landed, first_load_id=first,
                                    registered_ns=time.time_ns(), duplicate_of=duplicate_of, oversize_cap=oversize_cap,
                                    first_line_sha256=first_line_sha)
-        if first_line_sha is not None and self._first_index is not None:
-            self._first_index.setdefault(first_line_sha, []).append(path)
+        if self._first_index is not None:
+            self._first_unindex(path, old.get("first_line_sha256") if old else None)
+            self._first_add(path, first_line_sha)
         self._dirty.add(path)
         self._index(path, self.registry[path])
 
@@ -133,7 +135,7 @@ class RegistryMixin:
         copy of an older state of it (a snapshot of a growing log) and holds nothing it has not landed."""
         if first_sha is None or not end:
             return None
-        for other in self._first_candidates(first_sha):
+        for other in self._first_candidates(first_sha, path):
             reg = self.registry.get(other)
             if other == path or reg is None or not reg["lines_landed"] or reg["family"] != family \
                     or reg["bytes_landed"] < end:
@@ -150,14 +152,32 @@ class RegistryMixin:
                 return other
         return None
 
-    def _first_candidates(self, first_sha: str) -> list[str]:
+    def _first_add(self, path: str, sha: str | None) -> None:
+        if sha is not None:
+            self._first_index.setdefault(sha, {})[path] = None
+            self._first_by_name.setdefault((sha, os.path.basename(path)), {})[path] = None
+
+    def _first_unindex(self, path: str, sha: str | None) -> None:
+        if sha is not None:
+            self._first_index.get(sha, {}).pop(path, None)
+            self._first_by_name.get((sha, os.path.basename(path)), {}).pop(path, None)
+
+    def _first_candidates(self, first_sha: str, path: str) -> list[str]:
+        """Landed files whose first line is `path`'s: at most PREFIX_CANDIDATES, those of the same name first, then
+        the most recently registered (many logs that share a header line cost a bounded number of hashes each)."""
         if self._first_index is None:
-            self._first_index = {}
+            self._first_index, self._first_by_name = {}, {}
             for other, reg in self.registry.items():
-                if reg.get("first_line_sha256"):
-                    self._first_index.setdefault(reg["first_line_sha256"], []).append(other)
-        return [p for p in self._first_index.get(first_sha, ())
-                if (self.registry.get(p) or {}).get("first_line_sha256") == first_sha]
+                self._first_add(other, reg.get("first_line_sha256"))
+        out: list[str] = []
+        for group in (self._first_by_name.get((first_sha, os.path.basename(path)), {}),
+                      self._first_index.get(first_sha, {})):
+            for other in reversed(group):
+                if other != path and other not in out:
+                    out.append(other)
+                if len(out) >= PREFIX_CANDIDATES:
+                    return out
+        return out
 
     def _find_prefix_source(self, path: str, family: str, first_sha: str | None, end: int) -> tuple[str, dict] | None:
         """A landed file whose whole landed content is a proper prefix of `path`'s first `end` bytes (the
@@ -165,7 +185,7 @@ class RegistryMixin:
         if first_sha is None:
             return None
         best = None
-        for other in self._first_candidates(first_sha):
+        for other in self._first_candidates(first_sha, path):
             reg = self.registry.get(other)
             if other == path or reg is None or not reg["lines_landed"] \
                     or reg["family"] not in JSONL_TABLES or not 0 < reg["bytes_landed"] < end:

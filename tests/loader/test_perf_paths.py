@@ -200,3 +200,33 @@ def test_the_small_file_batch_is_several_times_faster_than_one_statement_per_fil
         times.setdefault(batch, []).append(time.monotonic() - t0)
     ratio = min(times["0"]) / min(times["1"])
     assert ratio >= 4, times
+
+
+def test_many_logs_sharing_a_header_line_cost_a_bounded_number_of_checks(tmp_path, monkeypatch):
+    """A header line common to every log (`{"event": "start"}`) makes every landed file a candidate for being
+    the one a new file copies or continues; the candidates checked per file are bounded (PREFIX_CANDIDATES),
+    so 1,500 such files land about as fast as 1,500 with distinct first lines, and each lands whole (a common
+    first line does not make one log a copy of another)."""
+    import time
+
+    from evalhouse.loader import registry
+
+    def folder(name, shared):
+        for i in range(1500):
+            head = '{"event": "start"}\n' if shared else json.dumps({"event": "start", "i": i}) + "\n"
+            write(tmp_path / name / "logs_big" / f"f{i:05d}.jsonl", head + json.dumps({"i": i, "run": name}) + "\n")
+        return tmp_path / name
+
+    checked = []
+    real = registry.RegistryMixin._first_candidates
+    monkeypatch.setattr(registry.RegistryMixin, "_first_candidates",
+                        lambda self, sha, path: checked.append(len(out := real(self, sha, path))) or out)
+    times = {}
+    for shared in (False, True):
+        root = folder(f"s{int(shared)}", shared)
+        t0 = time.monotonic()
+        s = load(root, root / "w.duckdb")
+        times[shared] = time.monotonic() - t0
+        assert s.records_landed == 3000          # a shared header line is not a copy: every file lands whole
+    assert max(checked) <= registry.PREFIX_CANDIDATES
+    assert times[True] <= 3 * times[False] + 1, times
