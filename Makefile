@@ -7,10 +7,12 @@ STAMP  := $(VENV)/.installed
 .PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate
 
 $(STAMP): pyproject.toml
+	@echo "make: creating $(VENV) and installing the pinned dependencies (first run only; a minute or two)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+	@echo "make: installed; evalhouse is $(BIN)/evalhouse"
 
 install: $(STAMP)
 
