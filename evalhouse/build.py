@@ -37,9 +37,9 @@ from pathlib import Path
 from .config import build_all, dbt_project_dir, version
 from .dbt_runner import dbt_env, dbt_executable
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint, held_lock_fd
-from .paths import PROJECT_DIR, dbt_work_dir, disk_full_message, is_disk_full
-from .publish import (build_temp_path, checkpoint, checkpoint_if_wal, copy_db, failed_build_path, fsync_dir,
-                      fsync_path, publish_from, remove_stale_temps, wal_path)
+from .paths import PROJECT_DIR, build_temp_path, dbt_work_dir, failed_build_path, os_failure_message
+from .publish import (checkpoint, checkpoint_if_wal, copy_db, fsync_dir, fsync_path, publish_from, remove_stale_temps,
+                      wal_path)
 from .schema import ensure_raw_schema
 
 _PR_SET_PDEATHSIG = 1
@@ -344,9 +344,5 @@ def main_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True
         eprint("evalhouse build: interrupted; the working file and the analyst file are unchanged.")
         return 130
     except OSError as exc:
-        if is_disk_full(exc):
-            eprint(f"evalhouse build: failed, {disk_full_message(exc, db)}")
-        else:
-            eprint(f"evalhouse build: failed, the working file is unchanged: {exc.strerror or exc} "
-                   f"({exc.filename or db})")
+        eprint(os_failure_message("build", exc, db, "the working file"))
         return 1

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .locking import DatabaseBusy, connect_ro, db_lock, eprint
 from .paths import FIXTURES_DIR
-from .publish import analyst_path, failed_build_path
+from .paths import analyst_path, failed_build_path
 from .sql import format_table
 
 # (schema, table, preferred columns (those that exist are shown, in this order), order by, limit)

@@ -61,7 +61,7 @@ re-hashed once, from a memory map, several files in parallel -- an append costs 
 plus the work on the new lines); any other change (a byte rewritten anywhere in the landed part,
 a truncation, another family) replaces the file. Size and mtime alone never prove an append.
 One load is one DuckDB transaction; the evalhouse lock (evalhouse.locking) serialises writers.
-Memory: the load connection runs with ``SET memory_limit`` = MEMORY_LIMIT (1GB;
+Memory: the load connection runs with ``SET memory_limit`` = config.MEMORY_LIMIT (1GB;
 $EVALHOUSE_LOAD_MEMORY_LIMIT overrides) so DuckDB spills to ``<db>.tmp`` rather than growing
 with the input; Python holds at most one READ_BLOCK per pre-pass thread on the direct path, and on
 the chunked path one file's unlanded bytes (an append: only the new tail) plus one decoded chunk.
@@ -90,8 +90,7 @@ from datetime import datetime, timezone
 
 import duckdb
 
-from .config import (MEMORY_LIMIT, MAX_RECORD_BYTES, load_compression, load_direct_enabled,  # noqa: F401
-                     load_memory_limit, lock_wait, max_record_bytes, version)
+from .config import load_compression, load_direct_enabled, load_memory_limit, lock_wait, max_record_bytes, version
 from .discover import discover
 from .locking import DatabaseBusy, connect_rw, db_lock
 from .loader.core import Loader
@@ -102,9 +101,6 @@ from .schema import JSONL_TABLES, ensure_raw_schema
 
 _Loader = Loader                      # the name the tests and older callers use
 SHOW_ERRORS = 8
-_memory_limit = load_memory_limit     # older names
-_compression = load_compression
-_version = version
 
 def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct: bool,
                explicit_family: str | None = None) -> LoadSummary:

@@ -121,6 +121,13 @@ def is_disk_full(exc: BaseException) -> bool:
     return "No space left on device" in text or "Disk quota exceeded" in text
 
 
+def os_failure_message(command: str, exc: OSError, db: os.PathLike | str, unchanged: str) -> str:
+    """`evalhouse <command>: failed, ...` for an OSError: a full disk said as such, else the error and its file."""
+    if is_disk_full(exc):
+        return f"evalhouse {command}: failed, {disk_full_message(exc, db)}"
+    return f"evalhouse {command}: failed, {unchanged} is unchanged: {exc.strerror or exc} ({exc.filename or db})"
+
+
 def disk_full_message(exc: BaseException, db: os.PathLike | str) -> str:
     where = getattr(exc, "filename", None) or os.path.dirname(os.fspath(db)) or "."
     return (f"the disk is full (writing {where}): free some space there -- a load or build needs room for the "

@@ -25,7 +25,8 @@ import stat
 from pathlib import Path
 
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint
-from .paths import ANALYST_SUFFIX, _stem, analyst_path, build_temp_path, disk_full_message, failed_build_path, is_disk_full  # noqa: F401
+from .paths import _stem, analyst_path, os_failure_message
+
 
 def _analyst_temp_path(db: Path) -> Path:
     return db.with_name(f"{_stem(db)}.analyst.tmp-{os.getpid()}.duckdb")
@@ -166,11 +167,7 @@ def main_publish(db: Path, wait: float | None = None) -> int:
         eprint(f"evalhouse publish: {exc}")
         return 1
     except OSError as exc:
-        if is_disk_full(exc):
-            eprint(f"evalhouse publish: failed, {disk_full_message(exc, db)}")
-        else:
-            eprint(f"evalhouse publish: failed, the analyst file is unchanged: {exc.strerror or exc} "
-                   f"({exc.filename or db})")
+        eprint(os_failure_message("publish", exc, db, "the analyst file"))
         return 1
     print(f"published {target} (read-only). Open it with: duckdb -readonly {target}")
     return 0

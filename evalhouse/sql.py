@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .locking import DatabaseBusy, connect_ro, eprint
-from .publish import analyst_path
+from .paths import analyst_path
 
 MAX_CELL = 60
 FORMATS = ("table", "csv", "json", "markdown", "latex")

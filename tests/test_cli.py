@@ -53,7 +53,7 @@ def test_ctrl_c_is_a_message_not_a_traceback(tmp_path: Path, monkeypatch, capsys
 
 def test_two_warehouses_in_one_folder_never_share_an_analyst_file(tmp_path: Path):
     """Issue 14 (12): `w.duckdb` and `w.db` derived the same `w.analyst.duckdb`."""
-    from evalhouse.publish import analyst_path, build_temp_path
+    from evalhouse.paths import analyst_path, build_temp_path
 
     assert analyst_path(tmp_path / "w.duckdb") == tmp_path / "w.analyst.duckdb"
     assert analyst_path(tmp_path / "w.db") == tmp_path / "w.db.analyst.duckdb"

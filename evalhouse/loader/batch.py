@@ -9,7 +9,6 @@ import os
 from ..schema import JSONL_TABLES
 from . import prepass
 from . import statements as S
-from .jsonread import python_read
 from .prepass import KEY_LIST_LINES, KEY_LISTS_MAX, _first_line_sha, _key_lists, _Scan
 from .results import FileResult, LoadError
 
@@ -86,24 +85,10 @@ class BatchMixin:
                     "ORDER BY fid, line_no").fetchall():
                 checks.setdefault(fid, []).append((line_no, txt, ok))
             for fid, (path, file_sha, lines, res) in enumerate(files, start=1):
-                errs, nos_, recs, notes = [], [], [], []
-                for line_no, txt, ok in checks.get(fid, ()):
-                    record, note, err = python_read(txt, "line", duckdb_ok=bool(ok))
-                    if record is None:
-                        errs.append((line_no, err, txt))
-                    else:
-                        nos_.append(line_no)
-                        recs.append(record)
-                        notes.append(note)
-                if nos_:
-                    con.execute(
-                        f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, u.line_no, u.rec, sha256(u.rec), "
-                        "$fsha, u.note FROM (SELECT unnest($nos::BIGINT[]) AS line_no, unnest($recs::VARCHAR[]) AS rec, "
-                        "unnest($notes::VARCHAR[]) AS note) AS u",
-                        {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha,
-                         "nos": nos_, "recs": recs, "notes": notes})
+                errs: list = []
+                repaired = self._land_checked(path, table, file_sha, checks.get(fid, ()), errs)
                 self._flush_errors(path, errs)
-                res.landed = counts.get((fid, "ok"), 0) + len(nos_)
+                res.landed = counts.get((fid, "ok"), 0) + repaired
                 res.quarantined = len(errs)
                 res.blank = counts.get((fid, "blank"), 0)
                 if res.landed + res.quarantined + res.blank != res.lines:  # pragma: no cover - invariant

@@ -363,6 +363,27 @@ class JsonlMixin:
         self.s.files_failed += 1
         self.s.files.append(res)
 
+    def _land_checked(self, path: str, table: str, file_sha: str, rows, errs: list) -> int:
+        """Python's second look at the lines DuckDB flagged ((line_no, text, json_valid) rows): land each as
+        Python's json reads it (repaired, with its note), or append its reason to `errs`. Returns lines landed."""
+        nos, recs, notes = [], [], []
+        for line_no, txt, ok in rows:
+            record, note, err = python_read(txt, "line", duckdb_ok=bool(ok))
+            if record is None:
+                errs.append((line_no, err, txt))
+            else:
+                nos.append(line_no)
+                recs.append(record)
+                notes.append(note)
+        if nos:
+            self.con.execute(
+                f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, u.line_no, u.rec, sha256(u.rec), $fsha, "
+                "u.note FROM (SELECT unnest($nos::BIGINT[]) AS line_no, unnest($recs::VARCHAR[]) AS rec, "
+                "unnest($notes::VARCHAR[]) AS note) AS u",
+                {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha,
+                 "nos": nos, "recs": recs, "notes": notes})
+        return len(nos)
+
     def _land_segment(self, path, family, data: bytes, start: int, end: int, base: int, file_sha: str,
                       res: FileResult, file_off: int = 0) -> None:
         """Land data[start:end] (complete lines); data starts at byte `file_off` of the file."""
@@ -426,23 +447,7 @@ class JsonlMixin:
             rows = con.execute(
                 "SELECT line_no, text, json_valid(text) FROM _eh_cls WHERE kind = 'check' ORDER BY line_no"
             ).fetchall()
-            nos, recs, notes = [], [], []
-            for line_no, txt, ok in rows:
-                record, note, err = python_read(txt, "line", duckdb_ok=bool(ok))
-                if record is None:
-                    errs.append((line_no, err, txt))
-                else:
-                    nos.append(line_no)
-                    recs.append(record)
-                    notes.append(note)
-            if nos:
-                con.execute(
-                    f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, u.line_no, u.rec, sha256(u.rec), $fsha, "
-                    "u.note FROM (SELECT unnest($nos::BIGINT[]) AS line_no, unnest($recs::VARCHAR[]) AS rec, "
-                    "unnest($notes::VARCHAR[]) AS note) AS u",
-                    {"load_id": self.s.load_id, "at": self.loaded_at, "file": path, "fsha": file_sha,
-                     "nos": nos, "recs": recs, "notes": notes})
-                landed += len(nos)
+            landed += self._land_checked(path, table, file_sha, rows, errs)
         errs.sort(key=lambda e: e[0])
         self._flush_errors(path, errs)
         res.landed += landed

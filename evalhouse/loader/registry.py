@@ -23,9 +23,6 @@ def _append_candidate(reg: dict | None, family: str) -> bool:
         not (reg.get("duplicate_of") is not None and not reg["lines_landed"])
 
 
-def _is_pure_duplicate(reg: dict) -> bool:
-    return reg.get("duplicate_of") is not None and not reg["lines_landed"]
-
 
 class RegistryMixin:
     """raw.files: what is landed of each file, and the identity rules (duplicates, copies that grew,

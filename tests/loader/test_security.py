@@ -113,7 +113,8 @@ def test_a_private_warehouse_stays_private_through_a_build(tmp_path):
     import subprocess
     import sys
 
-    from evalhouse.publish import analyst_path, copy_db
+    from evalhouse.paths import analyst_path
+    from evalhouse.publish import copy_db
 
     src = tmp_path / "w.duckdb"
     import duckdb

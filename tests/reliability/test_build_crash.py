@@ -17,7 +17,7 @@ import pytest
 from relutil import (assert_consistent, children_of, evalhouse, expected_counts, file_sha, insert_lines, snapshot,
                      start, wait_gone)
 
-from evalhouse.publish import analyst_path
+from evalhouse.paths import analyst_path
 
 
 def test_build_publishes_a_read_only_consistent_analyst_file(built):

@@ -19,7 +19,7 @@ from relutil import (assert_consistent, evalhouse, expected_counts, insert_lines
                      wait_for_lock_holder)
 
 from evalhouse.locking import DatabaseBusy, connect_rw, db_lock
-from evalhouse.publish import analyst_path
+from evalhouse.paths import analyst_path
 
 ANALYST = textwrap.dedent("""
     import json, sys, duckdb

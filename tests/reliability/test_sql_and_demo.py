@@ -10,7 +10,7 @@ import duckdb
 
 from relutil import evalhouse
 
-from evalhouse.publish import analyst_path
+from evalhouse.paths import analyst_path
 
 
 def test_sql_queries_the_analyst_file_read_only(built):
