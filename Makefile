@@ -68,4 +68,4 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q tests/loader/test_fuzz.py
 
 clean:
-	rm -rf target logs/dbt.log demo_data docs/site artifacts evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock
+	rm -rf target logs/dbt.log demo_data report docs/site artifacts evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock

@@ -112,11 +112,12 @@ class _Plan:
 
 
 def _raw_signature(con) -> dict:
-    """Per raw table (raw.builds aside): row count and an order-independent digest of its (load_id,
+    """Per raw table (the build's own records aside): row count and an order-independent digest of its (load_id,
     source_file) pairs and their row counts (a sum of 64-bit hashes, one per pair, as HUGEINT). Every load that lands or replaces rows brings a new load_id, so any change of a
     table's content changes its signature."""
     tables = [r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' AND table_name <> 'builds' "
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'raw' "
+        "AND table_name NOT IN ('builds', 'build_tests') "
         "ORDER BY 1").fetchall()]
     sig = {}
     for t in tables:
@@ -191,16 +192,39 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
     return plan
 
 
-def _record_build(path: Path, plan: _Plan) -> None:
+def _tests_run(target_path: Path | None) -> list[tuple[str, str, str, str, int | None]]:
+    """(unique_id, name, resource_type, status, failures) of every test and unit test in the last run_results.json."""
+    try:
+        results = json.loads((dbt_target_dir(target_path) / "run_results.json").read_text())["results"]
+    except (OSError, ValueError, KeyError):
+        return []
+    out = []
+    for r in results:
+        uid = str(r.get("unique_id", ""))
+        parts = uid.split(".")
+        if parts[0] not in ("test", "unit_test") or len(parts) < 3:
+            continue
+        name = parts[2] if parts[0] == "test" else parts[-1]
+        failures = r.get("failures")
+        out.append((uid, name, parts[0], str(r.get("status")), int(failures) if failures is not None else None))
+    return out
+
+
+def _record_build(path: Path, plan: _Plan, target_path: Path | None = None) -> None:
     from datetime import datetime, timezone
 
+    at = datetime.now(timezone.utc)
+    tests = _tests_run(target_path) if plan.run_dbt else []
     con = connect_rw(path)
     try:
         con.execute("INSERT INTO raw.builds (finished_at, project_sha256, complete, full_refresh, dbt_args, "
                     "evalhouse_version, raw_signature) VALUES ($at, $fp, $complete, $fr, $args, $ver, $sig)",
-                    {"at": datetime.now(timezone.utc), "fp": plan.fingerprint, "complete": plan.complete,
+                    {"at": at, "fp": plan.fingerprint, "complete": plan.complete,
                      "fr": plan.full_refresh, "args": json.dumps(plan.args), "ver": version(),
                      "sig": json.dumps(plan.signature, sort_keys=True)})
+        if tests:
+            con.executemany("INSERT INTO raw.build_tests (finished_at, unique_id, name, resource_type, status, "
+                            "failures) VALUES (?, ?, ?, ?, ?, ?)", [(at, *t) for t in tests])
     finally:
         con.close()
 
@@ -226,7 +250,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
                        "(--in-place); the analyst file was not replaced.")
                 return 1
             failed_build_path(db).unlink(missing_ok=True)
-            _record_build(db, plan)
+            _record_build(db, plan, target_path)
             if publish:
                 checkpoint(db)
                 guard = connect_ro(db)
@@ -257,7 +281,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
                        f"unchanged; the failed build is kept in {failed} for inspection.")
                 return 1
             t1 = time.monotonic()
-            _record_build(work, plan)
+            _record_build(work, plan, target_path)
             checkpoint(work)
             fsync_path(work)
             os.replace(work, db)

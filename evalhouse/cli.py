@@ -1,4 +1,4 @@
-"""The `evalhouse` command line: load, build, publish, sql, demo.
+"""The `evalhouse` command line: load, build, publish, sql, report, demo.
 
 Exit codes (contract): 0 finished (even with quarantined lines), 1 fatal error (nothing
 half-written), 2 usage error.
@@ -57,6 +57,15 @@ def _parser() -> argparse.ArgumentParser:
                      help="table (default; long values cut only on a terminal), csv, json, markdown or latex (booktabs)")
     sql.add_argument("query", nargs="?", help="one SQL statement")
 
+    report = sub.add_parser(
+        "report", help="write the figures and tables a paper needs (HTML, SVG/PDF, LaTeX/Markdown/CSV) from the marts",
+        description="Reads the analyst file (read-only) and writes report.html (self-contained), figures/*.svg|pdf, "
+                    "tables/*.tex|md|csv and numbers.json (each number with the mart row it comes from) into --out.")
+    report.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
+    report.add_argument("--out", default="report", metavar="DIR", help="output folder (default: ./report)")
+    report.add_argument("--working", action="store_true",
+                        help="read the working file (read-only) instead of the analyst file")
+
     demo = sub.add_parser("demo", help="generate sample logs, load them, build, print headline tables")
     demo.add_argument("--db", help="DuckDB file (default: $EVALHOUSE_DB, else ./evalhouse.duckdb)")
     demo.add_argument("--data-dir", default="demo_data", help="where the sample logs are written")
@@ -111,6 +120,9 @@ def _dispatch(parser, args, db) -> int:
     if args.command == "sql":
         from .sql import main_sql
         return main_sql(db=db, query=args.query, working=args.working, max_rows=args.max_rows, fmt=args.format)
+    if args.command == "report":
+        from .report import main_report
+        return main_report(db=db, out=args.out, working=args.working)
     if args.command == "demo":
         from .demo import main_demo
         return main_demo(db=db, data_dir=args.data_dir, wait=args.wait)

@@ -6,7 +6,8 @@
    DATA_DIR/coder_eval;
 3. loads DATA_DIR into the working file, runs the crash-safe build and publishes the analyst
    file;
-4. prints a few headline rows from whichever marts exist, read from the analyst file.
+4. prints a few headline rows from whichever marts exist, read from the analyst file;
+5. writes the report (`evalhouse report`) into ./report beside the working file and prints its path.
 
 Re-running it is idempotent: the second load lands nothing, the build gives the same marts.
 """
@@ -202,4 +203,7 @@ def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float |
         return 1
     print(f"Working file: {db}\nAnalyst file (open read-only): {target}\n"
           f"  duckdb -readonly '{target}'    or    evalhouse sql \"select * from marts.big_rates\"")
-    return 0
+    from .report import main_report
+
+    print("\nevalhouse demo: writing the report (figures and tables from the marts)...", flush=True)
+    return main_report(db, db.parent / "report")

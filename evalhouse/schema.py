@@ -116,6 +116,16 @@ DDL = [
         evalhouse_version VARCHAR,
         raw_signature    VARCHAR             -- JSON: raw table -> [rows, digest of (load_id, source_file)]
     )""",
+    # One row per dbt test and unit test a successful `evalhouse build` ran (from dbt's run_results.json):
+    # the admissibility checks behind the published marts, which `evalhouse report` lists.
+    """CREATE TABLE IF NOT EXISTS raw.build_tests (
+        finished_at      TIMESTAMPTZ NOT NULL,   -- raw.builds.finished_at of the build that ran it
+        unique_id        VARCHAR NOT NULL,
+        name             VARCHAR NOT NULL,
+        resource_type    VARCHAR NOT NULL,       -- test | unit_test
+        status           VARCHAR NOT NULL,       -- pass | warn | fail | error | skipped
+        failures         BIGINT                  -- rows the test returned (warn: findings of the logs)
+    )""",
     # columns added after v1 (existing files get them on the next load/build)
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS files_failed BIGINT",
     "ALTER TABLE raw.loads ADD COLUMN IF NOT EXISTS lines_blank BIGINT",

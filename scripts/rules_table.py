@@ -9,13 +9,14 @@ Plain file parsing (no dbt run, no manifest): fast and independent of whether th
 
 Usage:
     python scripts/rules_table.py            # print the coverage table (what is missing)
-    python scripts/rules_table.py --write    # regenerate docs/rules_enforcement.md
-    python scripts/rules_table.py --check    # exit 1 if docs/rules_enforcement.md is out of date
+    python scripts/rules_table.py --write    # regenerate docs/rules_enforcement.md and the report's rule index
+    python scripts/rules_table.py --check    # exit 1 if either is out of date
 Used by tests/test_rule_coverage.py.
 """
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules_enforcement.md"
+INDEX = ROOT / "evalhouse" / "report" / "admissibility_rules.json"   # what `evalhouse report` lists
 R25_MACRO = ROOT / "macros" / "tests" / "r25_rate_columns.sql"
 
 # One sentence per rule (condensed from the admissibility rules of the spec).
@@ -262,15 +264,27 @@ def render(cov: list[RuleCoverage] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_index(cov: list[RuleCoverage] | None = None) -> str:
+    """The rule index `evalhouse report` ships (package data): each rule, its dbt tests, its negative controls."""
+    cov = cov if cov is not None else coverage()
+    rules = [{"rule": c.rule, "statement": RULES[c.rule],
+              "tests": [{"name": t.name, "kind": t.kind, "severity": t.severity} for t in c.tests],
+              "negative_controls": c.controls} for c in cov]
+    return json.dumps(rules, indent=1) + "\n"
+
+
 def main(argv: list[str]) -> int:
     cov = coverage()
+    outputs = {DOC: render(cov), INDEX: render_index(cov)}
     if "--write" in argv:
-        DOC.parent.mkdir(parents=True, exist_ok=True)
-        DOC.write_text(render(cov))
-        print(f"wrote {_rel(DOC)}")
+        for path, text in outputs.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            print(f"wrote {_rel(path)}")
     elif "--check" in argv:
-        if not DOC.exists() or DOC.read_text() != render(cov):
-            print(f"{_rel(DOC)} is out of date: run python scripts/rules_table.py --write")
+        stale = [p for p, text in outputs.items() if not p.exists() or p.read_text() != text]
+        if stale:
+            print(f"{', '.join(_rel(p) for p in stale)} out of date: run python scripts/rules_table.py --write")
             return 1
     print(missing_table(cov))
     return 0

@@ -1,0 +1,133 @@
+"""`evalhouse report`: the figures and tables a paper needs, from the marts of the analyst file.
+
+    from evalhouse.report import write_report
+    result = write_report("evalhouse.analyst.duckdb", "report")   # -> result.html, result.figures, ...
+
+writes into the output folder:
+- report.html: one self-contained page (nothing fetched), a section per family present, each figure with a
+  caption stating its population, unit of clustering, n, stamp range and (for costs) the price table dates;
+- figures/<id>.svg and figures/<id>.pdf: every plot, as vector files;
+- tables/<id>.tex (booktabs), .md and .csv: every table, intervals printed `0.82 [0.71, 0.90]` beside their
+  denominators (the CSV keeps full precision, an interval as three columns);
+- numbers.json: every number of the page with the mart row it comes from (`SELECT expr FROM mart WHERE ...`).
+
+Layout: content.py (tables, figures, sections, the warehouse reader), numbers.py (numbers with provenance),
+strata.py (forest plots from a mart declaration), sections.py (the families), evidence.py (overview, cost,
+data quality, admissibility checks), figures.py (matplotlib), render.py (HTML and table files).
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import evidence, sections
+from . import figures as F
+from .content import Section, Warehouse
+from .render import Numbering, caption_text, page, table_files
+
+SECTIONS = [evidence.overview, sections.brownfield, sections.matrix, sections.layered, sections.coder_eval,
+            sections.inspect_ai, evidence.cost, evidence.data_quality, evidence.checks]
+
+
+@dataclass
+class ReportResult:
+    out_dir: Path
+    html: Path
+    figures: list[str] = field(default_factory=list)       # figure ids, in page order
+    tables: list[str] = field(default_factory=list)        # table ids
+    absent: list[str] = field(default_factory=list)        # what the warehouse does not hold
+    n_numbers: int = 0
+
+
+def collect(con) -> list[Section]:
+    """The report's sections for an open (read-only) connection to a warehouse."""
+    wh = Warehouse(con)
+    return [make(wh) for make in SECTIONS]
+
+
+def _replace(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_report(db: os.PathLike | str, out_dir: os.PathLike | str) -> ReportResult:
+    """Read the warehouse at `db` (read-only) and write the report into `out_dir`."""
+    from ..config import version
+    from ..locking import connect_ro
+
+    db, out = Path(db), Path(out_dir)
+    con = connect_ro(db)
+    try:
+        secs = collect(con)
+        last_build = con.execute("SELECT max(finished_at) FROM raw.builds").fetchall()[0][0] \
+            if Warehouse(con).has("raw.builds") else None
+    finally:
+        con.close()
+    (out / "figures").mkdir(parents=True, exist_ok=True)
+    (out / "tables").mkdir(parents=True, exist_ok=True)
+    result = ReportResult(out, out / "report.html")
+    svgs: dict[str, bytes] = {}
+    written: set[Path] = set()
+    for s in secs:
+        result.absent += [f"{s.title}: {a}" for a in s.absent]
+        for f in s.figures:
+            fig = f.draw()
+            svgs[f.id], pdf = F.render(fig, f.id)
+            for ext, data in (("svg", svgs[f.id]), ("pdf", pdf)):
+                _replace(out / "figures" / f"{f.id}.{ext}", data)
+                written.add(out / "figures" / f"{f.id}.{ext}")
+            result.figures.append(f.id)
+        for t in [f.table for f in s.figures if f.table] + s.tables:
+            for ext, content in table_files(t).items():
+                _replace(out / "tables" / f"{t.id}.{ext}", content.encode("utf-8"))
+                written.add(out / "tables" / f"{t.id}.{ext}")
+            result.tables.append(t.id)
+    for sub in ("figures", "tables"):   # files of an earlier report that this one no longer has
+        for p in (out / sub).iterdir():
+            if p.is_file() and p not in written and p.suffix in (".svg", ".pdf", ".tex", ".md", ".csv"):
+                p.unlink()
+    ids = Numbering()
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    built = last_build.strftime("%Y-%m-%d %H:%M UTC") if last_build else "unknown (no evalhouse build recorded)"
+    header = (f"Made from <code>{html.escape(db.name)}</code> on {stamp} by evalhouse {html.escape(version())}; "
+              f"last build {built}. Every interval is 95%; every rate sits beside its denominator "
+              "(n) and its number of independent clusters (C).")
+    doc = page("evalhouse report", header, secs, svgs, ids)
+    _replace(result.html, doc.encode("utf-8"))
+    captions = {f.id: caption_text(f.caption) for s in secs for f in s.figures}
+    _replace(out / "numbers.json", json.dumps(
+        {"database": str(db), "generated_at": stamp, "captions": captions,
+         "numbers": [n.to_json() for n in ids.nums]}, indent=1, default=str).encode("utf-8"))
+    result.n_numbers = len(ids.nums)
+    return result
+
+
+def main_report(db: Path, out: str | os.PathLike = "report", working: bool = False) -> int:
+    """The CLI: exit 0 with the report's path printed, 1 when the warehouse cannot be read."""
+    from ..locking import DatabaseBusy, eprint
+    from ..paths import analyst_path
+
+    path = Path(db) if working else analyst_path(Path(db))
+    if not path.exists():
+        eprint(f"evalhouse report: {path} does not exist yet: run `evalhouse build` (it publishes the analyst "
+               "file), or `evalhouse demo`.")
+        return 1
+    try:
+        result = write_report(path, out)
+    except DatabaseBusy as exc:
+        eprint(f"evalhouse report: {exc}")
+        return 1
+    except OSError as exc:
+        eprint(f"evalhouse report: cannot write {out}: {exc.strerror or exc}")
+        return 1
+    print(f"evalhouse report: {len(result.figures)} figures, {len(result.tables)} tables, "
+          f"{result.n_numbers} numbers traced to their mart rows")
+    for a in result.absent:
+        print(f"  absent: {a}")
+    print(f"evalhouse report: {result.html.resolve()}")
+    return 0

@@ -1,0 +1,224 @@
+"""The report's sections, one per family present in the warehouse, then cost, data quality and the checks.
+
+Each family's section is a list of `Spec`s (strata.py draws them as forest plots with tables) plus the
+figures that are not forests (done-but-broke, cost against quality, findings by rule). A family whose fact
+mart is absent or empty is reported as absent, in words, never as zeros.
+"""
+from __future__ import annotations
+
+from . import figures as F
+from .content import Figure, Section, Table, Warehouse
+from .numbers import Interval, Num
+from .strata import Measure, Spec, build
+
+MEAN_CI = ("95% cluster-robust (CR1) t(C-1) intervals, on the angular scale for C >= 4 clusters; "
+           "no interval below 2 clusters")
+RATE_CI = "95% Wilson intervals at the design-effect sample size with a t(C-1) critical value"
+DIFF_CI = ("95% t(C-1) intervals on the mean paired difference, CR1 standard error over the pairs' clusters; "
+           "p-values adjusted within the row's family (Holm, Benjamini-Hochberg)")
+DIFF = "diff"
+
+
+def _rate(label, est, low, high, n=None, clusters=None) -> Measure:
+    return Measure(label, est, low, high, n, clusters)
+
+
+def _diff(label, stem, n=None, clusters=None, p="") -> Measure:
+    """A paired difference `<x>_diff_mean` with `<x>_diff_ci_low/high` and `[<p>_]p_value / p_holm / p_bh`."""
+    base = stem.removesuffix("_mean")
+    pre = f"{p}_" if p else ""
+    return Measure(label, stem, f"{base}_ci_low", f"{base}_ci_high", n, clusters, DIFF,
+                   f"{pre}p_value", f"{pre}p_holm", f"{pre}p_bh")
+
+
+BRAIN_PLAN = "scenario (runs of one scenario share its code base)"
+
+BROWNFIELD = [
+    Spec("big_rates", "Brownfield fix and refactor: change and regress per configuration", "marts.big_rates",
+         ["kind", "model", "with_brain", "with_plan"],
+         [_rate("change (mean share of assertions passed)", "change_mean", "change_ci_low", "change_ci_high",
+                "n_change_measured", "n_change_clusters"),
+          _rate("regress (mean share of regression checks kept)", "regress_mean", "regress_ci_low",
+                "regress_ci_high", "n_regress_measured", "n_regress_clusters")],
+         "Brownfield runs of kind fix and refactor, per model and architecture; change and regress side by side, "
+         "never combined (awareness tasks are a separate figure)", BRAIN_PLAN, MEAN_CI,
+         extra=[("n_runs", "int"), ("n_done_but_broke", "int")]),
+    Spec("awareness_rates", "Brownfield awareness: answer score per configuration", "marts.awareness_rates",
+         ["kind", "model", "with_brain", "with_plan"],
+         [_rate("answer score (mean F1 against the truth set)", "change_mean", "change_ci_low", "change_ci_high",
+                "n_change_measured", "n_change_clusters")],
+         "Brownfield awareness runs, never pooled with fix or refactor", BRAIN_PLAN, MEAN_CI,
+         extra=[("n_runs", "int")], label_keys=["model", "with_brain", "with_plan"]),
+    Spec("big_ablation_pairs", "Brownfield ablations: switching brain or plan on, paired", "marts.big_ablation_pairs",
+         ["ablation", "kind", "model", "with_plan", "with_brain"],
+         [_diff("change: on - off", "change_diff_mean", "n_change_pairs", "n_change_clusters", "change"),
+          _diff("regress: on - off", "regress_diff_mean", "n_regress_pairs", "n_regress_clusters", "regress")],
+         "Runs paired on scenario, model and the other switch; the difference is on minus off", BRAIN_PLAN,
+         DIFF_CI, paired=True),
+    Spec("big_model_pairs", "Brownfield model against model on the same scenarios", "marts.big_model_pairs",
+         ["kind", "with_brain", "with_plan", "model_a", "model_b"],
+         [_diff("change: A - B", "change_diff_mean", "n_change_pairs", None, "change"),
+          _diff("regress: A - B", "regress_diff_mean", "n_regress_pairs", None, "regress")],
+         "Model A against model B on the scenarios both ran, per kind and configuration", BRAIN_PLAN, DIFF_CI,
+         paired=True),
+]
+
+MATRIX = [
+    Spec("matrix_pass_rates", "Chat x coder matrix: pass rate per cell and evidence class", "marts.matrix_pass_rates",
+         ["evidence_class", "type", "cell", "difficulty"],
+         [_rate("pass rate", "pass_rate", "ci_low", "ci_high", "n_turns", "n_clusters")],
+         "Matrix turns with a mapped check kind, per evidence class: syntax-only, compiled and executed checks "
+         "are never pooled", "the conversation script within a cell", RATE_CI, extra=[("n_passed", "int")]),
+    Spec("matrix_model_pairs", "Chat x coder matrix: cell against cell on the same scripts", "marts.matrix_model_pairs",
+         ["type", "evidence_class", "cell_a", "cell_b"],
+         [_diff("pass rate: A - B", "pass_rate_diff_mean", "n_pairs", None, "")],
+         "Cell A against cell B on the scripts and turns both ran, per turn type and evidence class",
+         "the conversation script", DIFF_CI, paired=True),
+]
+
+LAYERED = [
+    Spec("layered_router_accuracy", "Three-layer pipeline: router accuracy (standalone l1)",
+         "marts.layered_router_accuracy", ["l1"],
+         [_rate("accuracy", "accuracy", "ci_low", "ci_high", "n_routed", "n_clusters")],
+         "Standalone l1 measurements with both the expected and the actual route, per router model",
+         "the task", RATE_CI, extra=[("n_no_route", "int")]),
+    Spec("layered_pipeline_pass_rates", "Three-layer pipeline: pass rate per measurement",
+         "marts.layered_pipeline_pass_rates", ["pipeline", "measurement"],
+         [_rate("pass rate", "pass_rate", "pass_rate_ci_low", "pass_rate_ci_high", "n_measured", "n_clusters")],
+         "Pipeline measurements with an outcome; standalone layers and end-to-end totals are separate rows",
+         "the task", RATE_CI, extra=[("is_standalone", "text")]),
+    Spec("layered_router_pairs", "Three-layer pipeline: router against router on the same tasks",
+         "marts.layered_router_pairs", ["l1_a", "l1_b"],
+         [_diff("accuracy: A - B", "accuracy_diff_mean", "n_pairs", None, "")],
+         "Router A against router B on the tasks both routed", "the task", DIFF_CI, paired=True),
+]
+
+CODER_EVAL = [
+    Spec("ce_variant_rates", "coder-eval: pass rate and average score per variant", "marts.ce_variant_rates",
+         ["run_id", "variant_id", "system_prompt_regime"],
+         [_rate("pass rate (replicates)", "pass_rate", "pass_rate_ci_low", "pass_rate_ci_high", "n_graded",
+                "n_clusters"),
+          _rate("average score (errors count 0)", "average_score", "average_score_ci_low", "average_score_ci_high",
+                "n_measured", "n_clusters")],
+         "coder-eval replicates per run, variant and system-prompt regime (regimes never pooled); ungraded "
+         "replicates leave the pass rate's denominator, errored ones stay in it", "the task", RATE_CI + "; " + MEAN_CI,
+         extra=[("n_error", "int"), ("n_ungraded", "int")]),
+    Spec("ce_variant_comparisons", "coder-eval: variant A against variant B on the same tasks",
+         "marts.ce_variant_comparisons", ["run_id", "experiment_id", "system_prompt_regime", "variant_a", "variant_b"],
+         [Measure("score: A - B", "mean_difference", "difference_ci_low", "difference_ci_high", "n_pairs", None,
+                  DIFF, "p_value", "p_holm", "p_bh"),
+          _diff("replicate pass fraction: A - B", "pass_fraction_diff_mean", "n_pairs", None, "pass_fraction")],
+         "Variants of one experiment paired on task", "the task", DIFF_CI, paired=True,
+         label_keys=["experiment_id", "variant_a", "variant_b"]),
+]
+
+
+def _done_but_broke(wh: Warehouse) -> Figure | None:
+    mart = "marts.fct_big_runs"
+    population = "kind <> 'awareness' AND change IS NOT NULL AND regress IS NOT NULL"
+    if not wh.has(mart) or not wh.count(mart, population):
+        return None
+    pts = wh.rows(mart, ["change", "regress", "done_but_broke"], population, ["run_key"])
+    corner = wh.rows(mart, ["run_key", "kind", "model", "with_brain", "with_plan", "scenario_id", "change",
+                            "regress", "source_file", "source_line"], population + " AND done_but_broke",
+                     ["kind", "model", "scenario_id", "run_key"])
+    keys = ("run_key",)
+
+    def n(r, c, kind):
+        return Num(mart, c, tuple((k, r[k]) for k in keys), r[c], kind)
+
+    table = Table("done_but_broke", "Runs that did the task and broke the application",
+                  ["kind", "model", "with_brain", "with_plan", "scenario_id", "change", "regress", "source_file",
+                   "source_line"],
+                  [[n(r, "kind", "text"), n(r, "model", "text"), n(r, "with_brain", "text"),
+                    n(r, "with_plan", "text"), n(r, "scenario_id", "text"), n(r, "change", "rate"),
+                    n(r, "regress", "rate"), n(r, "source_file", "text"), n(r, "source_line", "int")]
+                   for r in corner])
+    caption = ["Every brownfield fix or refactor run with both scores (mart marts.fct_big_runs): ",
+               wh.aggregate(mart, "count(*)", population, "int"), " runs, of which ",
+               wh.aggregate(mart, "count(*)", population + " AND done_but_broke", "int"),
+               " are done but broke (change = 1 and regress < 1, the shaded corner), stamps ",
+               wh.aggregate(mart, "min(stamp)", population, "stamp"), " to ",
+               wh.aggregate(mart, "max(stamp)", population, "stamp"),
+               ". Each point is one run; runs are not independent within a scenario, so no interval is drawn. "
+               "The table lists the corner's runs with the file and line they came from."]
+
+    def draw():
+        return F.done_but_broke([p["change"] for p in pts], [p["regress"] for p in pts],
+                                [bool(p["done_but_broke"]) for p in pts])
+
+    return Figure("done_but_broke", "Done but broke: change against regress per run", caption, draw, table)
+
+
+def _family(wh: Warehouse, sid: str, title: str, fact: str, specs: list[Spec], intro: str,
+            extra_figures=()) -> Section:
+    sec = Section(sid, title, intro)
+    if not wh.has(fact) or not wh.count(fact):
+        sec.absent.append(f"no {title} data in this warehouse ({fact} is {'empty' if wh.has(fact) else 'absent'})")
+        return sec
+    for spec in specs:
+        fig = build(wh, spec)
+        if fig is None:
+            sec.absent.append(f"{spec.mart}: no rows" if wh.has(spec.mart) else f"{spec.mart}: not built")
+        else:
+            sec.figures.append(fig)
+    for make in extra_figures:
+        fig = make(wh)
+        if fig is not None:
+            sec.figures.append(fig)
+    return sec
+
+
+def brownfield(wh):
+    return _family(wh, "brownfield", "brownfield suite", "marts.fct_big_runs", BROWNFIELD,
+                   "Runs from logs_big/. change and regress are different instruments and stay apart (R02); "
+                   "awareness is never pooled with fix or refactor (R03).", [_done_but_broke])
+
+
+def matrix(wh):
+    return _family(wh, "matrix", "chat x coder matrix", "marts.fct_matrix_turns", MATRIX,
+                   "Turns from logs/ (one file per cell). Evidence classes are never pooled (R08).")
+
+
+def layered(wh):
+    sec = _family(wh, "layered", "three-layer pipeline", "marts.fct_layered_measurements", LAYERED,
+                  "Measurements from logs_layered/. Router accuracy comes from standalone l1 rows only (R10).")
+    mart = "marts.layered_failure_attribution"
+    if not sec.absent[:1] and wh.has(mart) and wh.count(mart):
+        rows = wh.rows(mart, ["l1", "blame", "n_failures", "n_failed_total"], order=["l1", "blame"])
+        key = lambda r, c, k: Num(mart, c, (("l1", r["l1"]), ("blame", r["blame"])), r[c], k)  # noqa: E731
+        sec.tables.append(Table("layered_failure_attribution", "Failed end-to-end runs by the layer blamed (R11)",
+                                ["l1", "blame", "n_failures", "n_failed_total"],
+                                [[key(r, "l1", "text"), key(r, "blame", "text"), key(r, "n_failures", "int"),
+                                  key(r, "n_failed_total", "int")] for r in rows]))
+    return sec
+
+
+def coder_eval(wh):
+    sec = _family(wh, "coder_eval", "coder-eval", "marts.fct_ce_replicates", CODER_EVAL,
+                  "Run directories of coder-eval. Rates at replicate grain; regimes never pooled (R20).")
+    mart = "marts.ce_run_summaries"
+    if not sec.absent[:1] and wh.has(mart) and wh.count(mart):
+        rows = wh.rows(mart, ["run_id", "tasks_graded_recomputed", "pass_rate_stored", "pass_rate_recomputed",
+                              "pass_rate_recomputed_ci_low", "pass_rate_recomputed_ci_high", "n_clusters",
+                              "counts_consistent", "pass_rate_consistent"], order=["run_id"])
+
+        def n(r, c, k):
+            return Num(mart, c, (("run_id", r["run_id"]),), r[c], k)
+
+        sec.tables.append(Table(
+            "ce_run_summaries", "coder-eval runs: the stored pass rate beside evalhouse's recomputation (R16)",
+            ["run_id", "pass_rate_stored", "pass rate recomputed [95% CI]", "n graded", "C", "counts_consistent",
+             "pass_rate_consistent"],
+            [[n(r, "run_id", "text"), n(r, "pass_rate_stored", "rate"),
+              Interval(n(r, "pass_rate_recomputed", "rate"), n(r, "pass_rate_recomputed_ci_low", "rate"),
+                       n(r, "pass_rate_recomputed_ci_high", "rate")),
+              n(r, "tasks_graded_recomputed", "int"), n(r, "n_clusters", "int"), n(r, "counts_consistent", "text"),
+              n(r, "pass_rate_consistent", "text")] for r in rows]))
+    return sec
+
+
+def inspect_ai(wh):
+    sec = Section("inspect_ai", "inspect_ai", "inspect_ai eval logs.")
+    sec.absent.append("no inspect_ai data: this version of evalhouse does not load inspect_ai logs yet")
+    return sec
