@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -41,6 +44,18 @@ def run_results(target: Path) -> dict[str, dict]:
         out[name] = {"status": r["status"], "failures": r.get("failures"), "message": r.get("message"),
                      "unique_id": r["unique_id"]}
     return out
+
+
+def evalhouse_cli(args: list[str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
+    """The `evalhouse` console script as a user runs it, in `cwd`, with dbt's target and logs in cwd (parallel
+    test workers never share a run_results.json)."""
+    env = dict(os.environ, DBT_TARGET_PATH=str(Path(cwd) / "target"), DBT_LOG_PATH=str(Path(cwd) / "target" / "logs"))
+    proc = subprocess.run([str(Path(sys.executable).with_name("evalhouse")), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"evalhouse {' '.join(args)} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n"
+                             f"{proc.stderr[-3000:]}")
+    return proc
 
 
 def query(db: Path, sql: str, params=None) -> list[tuple]:

@@ -157,8 +157,12 @@ def data_quality(wh: Warehouse) -> Section:
     caption = ["Findings per admissibility rule and family, mart ", mart, ": ",
                wh.aggregate(mart, "count(*)", "", "int"), " findings in ",
                wh.aggregate(mart, "count(DISTINCT source_file)", "", "int"),
-               " files. A finding is a claim of the logs that does not hold; query the mart for each file, line "
-               "and detail."]
+               " files"]
+    if wh.has("raw.loads") and wh.count("raw.loads"):
+        caption += [", from logs loaded ", wh.aggregate("raw.loads", "min(started_at)", "", "stamp"), " to ",
+                    wh.aggregate("raw.loads", "max(finished_at)", "", "stamp")]
+    caption += [". A finding is a claim of the logs that does not hold (findings carry no stamp of their own); "
+                "query the mart for each file, line and detail."]
     counts = [int(n.value) for n in nums]
     sec.figures.append(Figure("findings_by_rule", "Data-quality findings by rule", caption,
                               lambda: F.bars(labels, counts, "findings"), table))

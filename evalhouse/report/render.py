@@ -63,10 +63,8 @@ def cell_html(cell: Cell, ids: Numbering) -> str:
     if isinstance(cell, Num):
         return _num_html(cell, ids)
     if isinstance(cell, Interval):
-        for n in cell.nums():
-            ids(n)
         if cell.est.value is None:
-            return "—"
+            return _num_html(cell.est, ids)
         if cell.low.value is None or cell.high.value is None:
             return f"{_num_html(cell.est, ids)} [no interval]"
         return f"{_num_html(cell.est, ids)} [{_num_html(cell.low, ids)}, {_num_html(cell.high, ids)}]"
