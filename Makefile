@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate
+.PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure
 
 $(STAMP): pyproject.toml
 	@echo "make: creating $(VENV) and installing the pinned dependencies (first run only; a minute or two)"
@@ -40,6 +40,11 @@ generate: $(STAMP)
 	$(BIN)/python scripts/gen_t_quantiles.py
 	$(BIN)/python scripts/rules_table.py --write
 	$(BIN)/python -m evalhouse.docs_site lineage
+
+# the README's figure: the demo's report, one figure of it copied into docs/img
+readme-figure: $(STAMP)
+	$(BIN)/evalhouse demo
+	cp report/figures/ce_variant_rates.svg docs/img/report_ce_variant_rates.svg
 
 lint: $(STAMP)
 	$(BIN)/ruff check evalhouse tests scripts

@@ -8,7 +8,7 @@ from pathlib import Path
 import evalhouse
 
 PKG = Path(evalhouse.__file__).parent
-COMMANDS = {"cli", "load", "build", "publish", "sql", "demo", "docs_site"}
+COMMANDS = {"cli", "load", "build", "publish", "sql", "demo", "docs_site", "report"}
 LOWER = {"config", "paths", "discover", "schema", "locking", "dbt_runner", "lineage", "samples"} | {
     f"loader.{p.stem}" for p in (PKG / "loader").glob("*.py") if p.stem != "__init__"}
 

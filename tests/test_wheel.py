@@ -50,6 +50,10 @@ def test_evalhouse_demo_runs_from_the_installed_wheel(wheel, tmp_path):
                           timeout=1200)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     assert (run / "w.analyst.duckdb").exists() and "big_rates" in proc.stdout
+    # the report too: its rule index is package data, and the build recorded the tests it ran
+    page = (run / "report" / "report.html").read_text(encoding="utf-8")
+    assert proc.stdout.strip().endswith(str(run / "report" / "report.html"))
+    assert "r27_logged_cost_audit_findings (warn): warn" in page and 'data-figure="big_rates"' in page
     project = site / "evalhouse" / "project"
     assert not (project / "target").exists() and not (project / "logs").exists()   # nothing written into the package
     assert (tmp_path / "cache" / "evalhouse" / "dbt-target" / "run_results.json").exists()

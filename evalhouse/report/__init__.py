@@ -24,13 +24,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import evidence, sections
-from . import figures as F
+from .evidence import checks, cost, data_quality, overview
+from .figures import render as render_figure
+from .sections import brownfield, coder_eval, inspect_ai, layered, matrix
 from .content import Section, Warehouse
 from .render import Numbering, caption_text, page, table_files
 
-SECTIONS = [evidence.overview, sections.brownfield, sections.matrix, sections.layered, sections.coder_eval,
-            sections.inspect_ai, evidence.cost, evidence.data_quality, evidence.checks]
+SECTIONS = [overview, brownfield, matrix, layered, coder_eval, inspect_ai, cost, data_quality, checks]
 
 
 @dataclass
@@ -77,7 +77,7 @@ def write_report(db: os.PathLike | str, out_dir: os.PathLike | str) -> ReportRes
         result.absent += [f"{s.title}: {a}" for a in s.absent]
         for f in s.figures:
             fig = f.draw()
-            svgs[f.id], pdf = F.render(fig, f.id)
+            svgs[f.id], pdf = render_figure(fig, f.id)
             for ext, data in (("svg", svgs[f.id]), ("pdf", pdf)):
                 _replace(out / "figures" / f"{f.id}.{ext}", data)
                 written.add(out / "figures" / f"{f.id}.{ext}")

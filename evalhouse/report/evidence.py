@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import figures as F
+from .figures import CostPanel, bars, cost_quality
 from .content import Figure, Section, Table, Warehouse
 from .numbers import Interval, Num
 
@@ -89,11 +89,11 @@ def _cost_quality(wh: Warehouse) -> Figure | None:
         panels = []
         for fam in families:
             sub = [r for r in rows if r["source_family"] == fam]
-            panels.append(F.CostPanel(fam, [r["cost_usd_mean"] for r in sub], [r["cost_usd_mean_ci_low"] for r in sub],
+            panels.append(CostPanel(fam, [r["cost_usd_mean"] for r in sub], [r["cost_usd_mean_ci_low"] for r in sub],
                                       [r["cost_usd_mean_ci_high"] for r in sub], [r["success_rate"] for r in sub],
                                       [r["success_rate_ci_low"] for r in sub], [r["success_rate_ci_high"] for r in sub],
                                       [status(r) for r in sub]))
-        return F.cost_quality(panels)
+        return cost_quality(panels)
 
     return Figure("cost_quality", "Cost against quality, with the frontier", caption, draw, table)
 
@@ -165,7 +165,7 @@ def data_quality(wh: Warehouse) -> Section:
                 "query the mart for each file, line and detail."]
     counts = [int(n.value) for n in nums]
     sec.figures.append(Figure("findings_by_rule", "Data-quality findings by rule", caption,
-                              lambda: F.bars(labels, counts, "findings"), table))
+                              lambda: bars(labels, counts, "findings"), table))
     return sec
 
 

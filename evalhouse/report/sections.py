@@ -6,7 +6,7 @@ mart is absent or empty is reported as absent, in words, never as zeros.
 """
 from __future__ import annotations
 
-from . import figures as F
+from .figures import done_but_broke as draw_done_but_broke
 from .content import Figure, Section, Table, Warehouse
 from .numbers import Interval, Num
 from .strata import Measure, Spec, build
@@ -144,7 +144,7 @@ def _done_but_broke(wh: Warehouse) -> Figure | None:
                "The table lists the corner's runs with the file and line they came from."]
 
     def draw():
-        return F.done_but_broke([p["change"] for p in pts], [p["regress"] for p in pts],
+        return draw_done_but_broke([p["change"] for p in pts], [p["regress"] for p in pts],
                                 [bool(p["done_but_broke"]) for p in pts])
 
     return Figure("done_but_broke", "Done but broke: change against regress per run", caption, draw, table)

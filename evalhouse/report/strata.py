@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import figures as F
+from .figures import Panel, forest
 from .content import Figure, Part, Table, Warehouse
 from .numbers import Interval, Num
 
@@ -131,11 +131,11 @@ def build(wh: Warehouse, spec: Spec) -> Figure | None:
     def draw():
         panels = []
         for m in spec.measures:
-            panels.append(F.Panel(
+            panels.append(Panel(
                 title=m.label, est=[r.get(m.est) for r in rows], low=[r.get(m.low) for r in rows],
                 high=[r.get(m.high) for r in rows], unit_range=m.kind == "rate",
                 reference=0.0 if m.kind == "diff" else None,
                 strong=[_survives(r, m) for r in rows] if spec.paired else None))
-        return F.forest(labels, panels)
+        return forest(labels, panels)
 
     return Figure(spec.id, spec.title, caption(wh, spec, len(rows)), draw, table)
