@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import dbt_progress
 from .config import build_all, dbt_project_dir, version
 from .dbt_runner import dbt_env, dbt_executable
 from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint, held_lock_fd
@@ -303,7 +304,8 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
 
 
 def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | None) -> int:
-    cmd = [dbt_executable(), *args]
+    progress = dbt_progress.wanted(args)        # a quiet build on a terminal shows one progress line
+    cmd = [dbt_executable(), *(dbt_progress.json_args(args) if progress else args)]
     env = dbt_env(db, target_path)
     project = _project_dir()
     env["DBT_PROJECT_DIR"] = str(project)
@@ -313,8 +315,12 @@ def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | Non
         env=env,
         preexec_fn=_die_with_parent(os.getpid()),
         pass_fds=(lock_fd,) if lock_fd is not None else (),
+        stdout=subprocess.PIPE if progress else None,
+        text=True,
     )
     try:
+        if progress:
+            dbt_progress.follow(proc.stdout)
         return proc.wait()
     except BaseException:
         proc.kill()

@@ -35,6 +35,8 @@ def test_demo_ends_by_writing_the_report_and_printing_its_path(demo):
     last = demo.stdout.strip().splitlines()[-1]
     assert last == f"evalhouse report: {demo.out.resolve() / 'report.html'}", last
     assert (demo.out / "report.html").stat().st_size > 100_000
+    # not a terminal: no progress line redrawn, no colour codes (issue 19)
+    assert "\r" not in demo.stdout and "\x1b[" not in demo.stdout
 
 
 def test_every_figure_is_on_the_page_and_written_as_svg_and_pdf(demo):
