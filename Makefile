@@ -4,15 +4,31 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure
+.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure
 
-$(STAMP): pyproject.toml
-	@echo "make: creating $(VENV) and installing the pinned dependencies (first run only; a minute or two)"
+UV_VERSION := 0.13.8
+
+# The locked install: requirements.lock pins every package (make lock regenerates it from pyproject.toml).
+# uv installs it in parallel; where uv cannot be had, pip installs the same lock (slower, same result).
+$(STAMP): pyproject.toml requirements.lock
+	@echo "make: creating $(VENV) and installing the locked dependencies (requirements.lock; first run only)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@if $(BIN)/python -m pip install --quiet "uv==$(UV_VERSION)" && \
+	    echo "make: uv $(UV_VERSION): installing requirements.lock" && \
+	    $(BIN)/uv pip install --python $(BIN)/python -r requirements.lock && \
+	    $(BIN)/uv pip install --python $(BIN)/python --no-deps -e . ; then :; \
+	else \
+	  echo "make: uv could not install: installing requirements.lock with pip"; \
+	  $(BIN)/python -m pip install --quiet -r requirements.lock && \
+	  $(BIN)/python -m pip install --quiet --no-deps -e . ; \
+	fi
 	touch $(STAMP)
 	@echo "make: installed; evalhouse is $(BIN)/evalhouse"
+
+# regenerate requirements.lock after a change of pyproject.toml's dependencies (needs the package index)
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --universal \
+	  --no-header --annotation-style line -o requirements.lock
 
 install: $(STAMP)
 
