@@ -58,6 +58,39 @@ def evalhouse_cli(args: list[str], cwd: Path, check: bool = True) -> subprocess.
     return proc
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+HAVE_CHROMIUM = CHROMIUM.exists() and CHROMEDRIVER.exists()
+
+
+def chromium(profile_dir: Path, window: str = "1400,1100", logs: bool = False):
+    """Debian's Chromium, headless and offline (no name resolves), driven by Selenium. `logs`: keep the
+    console and the network log (driver.get_log("browser") / ("performance"))."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                "--disable-extensions", f"--window-size={window}",
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost", f"--user-data-dir={profile_dir}"):
+        opts.add_argument(arg)
+    if logs:
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
+
+
+def keep_screenshot(driver, path: Path, min_bytes: int = 10_000) -> None:
+    """Save a screenshot (it must show something) and keep a copy in ./artifacts/ as a test artifact."""
+    import shutil
+
+    assert driver.save_screenshot(str(path)) and path.stat().st_size > min_bytes
+    artifacts = PROJECT_DIR / "artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shutil.copyfile(path, artifacts / path.name)
+
+
 def query(db: Path, sql: str, params=None) -> list[tuple]:
     con = duckdb.connect(str(db), read_only=True)
     try:

@@ -8,33 +8,14 @@ Install the browser from Debian (`make test`'s setup does it):
 """
 from __future__ import annotations
 
-import shutil
 import time
-from pathlib import Path
 
 import pytest
+from helpers import HAVE_CHROMIUM, chromium, keep_screenshot
 
-from evalhouse.paths import PROJECT_DIR
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 COLUMN = "change_assertions_total"
 MODEL = "fct_big_runs"
-
-
-def _driver(profile_dir: Path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-extensions", "--window-size=1400,1100",
-                # offline: no name resolves, so the page must work without any network resource
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost", f"--user-data-dir={profile_dir}"):
-        opts.add_argument(arg)
-    return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
 
 
 def _wait_for(fn, timeout=90.0, what="element"):
@@ -51,13 +32,13 @@ def _wait_for(fn, timeout=90.0, what="element"):
     raise AssertionError(f"timed out waiting for {what} ({last})")
 
 
-@pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
+@pytest.mark.skipif(not HAVE_CHROMIUM,
                     reason="Debian chromium + chromium-driver not installed "
                            "(apt-get install -y chromium chromium-driver)")
 def test_search_column_shows_description_and_lineage(docs_build, tmp_path):
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path / "chrome-profile")
+    driver = chromium(tmp_path / "chrome-profile")
     try:
         driver.get(docs_build.site.as_uri())
         search = _wait_for(lambda: [i for i in driver.find_elements(By.CSS_SELECTOR, "input")
@@ -85,10 +66,6 @@ def test_search_column_shows_description_and_lineage(docs_build, tmp_path):
         own = body[body.rindex("Description", 0, at) + len("Description"):at].strip()
         assert len(own) > 20, f"no description shown above the lineage: {own!r}"
         driver.execute_script("window.scrollBy(0, -120)")
-        shot = tmp_path / "docs_change_assertions_total.png"
-        assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
-        artifacts = PROJECT_DIR / "artifacts"
-        artifacts.mkdir(exist_ok=True)
-        shutil.copyfile(shot, artifacts / shot.name)
+        keep_screenshot(driver, tmp_path / "docs_change_assertions_total.png")
     finally:
         driver.quit()

@@ -5,40 +5,19 @@ nothing but the page itself and its inline data. The screenshot is kept as a tes
 from __future__ import annotations
 
 import json
-import shutil
 import time
-from pathlib import Path
 
 import pytest
+from helpers import HAVE_CHROMIUM, chromium, keep_screenshot
 from test_report import ALL_FIGURES
 
-from evalhouse.paths import PROJECT_DIR
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
-def _driver(profile_dir: Path):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = str(CHROMIUM)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                "--disable-extensions", "--window-size=1300,1800",
-                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost", f"--user-data-dir={profile_dir}"):
-        opts.add_argument(arg)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
-
-
-@pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
-                    reason="Debian chromium + chromium-driver not installed (make browser)")
+@pytest.mark.skipif(not HAVE_CHROMIUM, reason="Debian chromium + chromium-driver not installed (make browser)")
 def test_report_opens_offline_with_every_figure_and_no_error_or_request(demo, tmp_path):
     from selenium.webdriver.common.by import By
 
-    driver = _driver(tmp_path / "chrome-profile")
+    driver = chromium(tmp_path / "chrome-profile", "1300,1800", logs=True)
     try:
         page = (demo.out / "report.html").as_uri()
         driver.get(page)
@@ -61,10 +40,6 @@ def test_report_opens_offline_with_every_figure_and_no_error_or_request(demo, tm
         assert page in ours, "the performance log saw no request of the page (is it recording?)"
         assert [u for u in ours if u != page and not u.startswith("data:")] == []
         assert [u for u, _ in requests if u.startswith(("http:", "https:", "ws:", "wss:"))] == []
-        shot = tmp_path / "report.png"
-        assert driver.save_screenshot(str(shot)) and shot.stat().st_size > 20_000
-        artifacts = PROJECT_DIR / "artifacts"
-        artifacts.mkdir(exist_ok=True)
-        shutil.copyfile(shot, artifacts / shot.name)
+        keep_screenshot(driver, tmp_path / "report.png", 20_000)
     finally:
         driver.quit()
