@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,20 @@ def dbt(args: list[str], db: Path, target: Path, check: bool = True, project: Pa
     if check and proc.returncode != 0:
         raise AssertionError(f"dbt {' '.join(args)} failed:\n{proc.stdout[-8000:]}\n{proc.stderr[-3000:]}")
     return proc
+
+
+def compile_parts(template: str, tmp: Path) -> dict[str, str]:
+    """`dbt compile --inline` of a template whose parts are marked `/*@@name@@*/ ... /*@@end@@*/`, as dbt
+    compiles them for DuckDB. Each part comes prefixed with the SQL functions dbt's on-run-start creates
+    (stats_create_functions), so it runs as is in a fresh DuckDB connection."""
+    db = fresh_db(tmp / "compile.duckdb")
+    template = template.replace("/*@@end@@*/", "/*@@functions@@*/ {{ stats_create_functions() }}\n/*@@end@@*/")
+    out = dbt(["--quiet", "compile", "--output", "json", "--inline", template], db, tmp / "target").stdout
+    text = json.loads(out[out.index("{"):out.rindex("}") + 1])["compiled"]
+    pieces = re.split(r"/\*@@(\w+)@@\*/", text)
+    parts = {pieces[i]: pieces[i + 1] for i in range(1, len(pieces) - 1, 2)}
+    functions = parts.pop("functions").strip().rstrip(";")
+    return {name: f"{functions};\n{sql}" for name, sql in parts.items()}
 
 
 def run_results(target: Path) -> dict[str, dict]:

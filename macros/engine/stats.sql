@@ -145,3 +145,35 @@
         )
     end)
 {%- endmacro %}
+
+{#-
+  Student-t quantile (macros/stats/inference.sql t_quantile): the portable expression inline, or on DuckDB a
+  call of the SQL macro evalhouse_t_q<1000 p>(df) that stats_create_functions() defines with that same
+  expression (results are identical; only the compiled text is shorter).
+-#}
+{% macro default__stats_t_quantile(df, p) -%}
+    {{ stats_t_quantile_expression(df, p) }}
+{%- endmacro %}
+
+{% macro duckdb__stats_t_quantile(df, p) -%}
+    evalhouse_t_q{{ (p * 1000) | round | int }}({{ df }})
+{%- endmacro %}
+
+{#-
+  on-run-start (dbt_project.yml): the SQL functions the engine-specific macros above call. DuckDB: one
+  persistent scalar macro per tabulated p, in the main schema of the warehouse file (so views and the
+  analyst file resolve them too); other engines: nothing to create.
+-#}
+{% macro stats_create_functions() -%}
+    {{ return(adapter.dispatch('stats_create_functions', 'evalhouse')()) }}
+{%- endmacro %}
+
+{% macro default__stats_create_functions() -%}
+    select 1
+{%- endmacro %}
+
+{% macro duckdb__stats_create_functions() -%}
+    {%- for p in stats_t_quantile_table() | sort %}
+    create or replace macro main.evalhouse_t_q{{ (p * 1000) | round | int }}(df) as {{ stats_t_quantile_expression('df', p) }};
+    {%- endfor %}
+{%- endmacro %}

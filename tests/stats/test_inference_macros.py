@@ -6,7 +6,6 @@ two-sided p-value, Wilson at a real-valued effective n with a t critical value, 
 n, the clustered-mean interval (including SE = 0 and C < 2), the t-based MDD, Holm and BH."""
 from __future__ import annotations
 
-import json
 import math
 import re
 import subprocess
@@ -18,7 +17,7 @@ import pytest
 from scipy import stats
 
 from evalhouse.paths import PROJECT_DIR
-from helpers import dbt, fresh_db
+from helpers import compile_parts
 
 TOL = 1e-9
 
@@ -49,13 +48,7 @@ TEMPLATE = """
 
 @pytest.fixture(scope="session")
 def compiled(tmp_path_factory) -> dict[str, str]:
-    tmp = tmp_path_factory.mktemp("inference_compile")
-    db = fresh_db(tmp / "compile.duckdb")
-    proc = dbt(["--quiet", "compile", "--output", "json", "--inline", TEMPLATE], db, tmp / "target")
-    out = proc.stdout
-    text = json.loads(out[out.index("{"):out.rindex("}") + 1])["compiled"]
-    parts = re.split(r"/\*@@(\w+)@@\*/", text)
-    return {parts[i]: parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+    return compile_parts(TEMPLATE, tmp_path_factory.mktemp("inference_compile"))
 
 
 def run(sql, ddl, rows):

@@ -11,15 +11,13 @@ executed through DuckDB exactly as dbt compiles them.
    in a clustered design, so the study can fail."""
 from __future__ import annotations
 
-import json
-import re
 
 import duckdb
 import numpy as np
 import pytest
 from scipy import stats
 
-from helpers import dbt, fresh_db
+from helpers import compile_parts
 
 TEMPLATE = """
 /*@@bounds@@*/ select id,
@@ -35,11 +33,7 @@ TEMPLATE = """
 
 @pytest.fixture(scope="module")
 def bounds_sql(tmp_path_factory) -> str:
-    tmp = tmp_path_factory.mktemp("ratio_compile")
-    db = fresh_db(tmp / "compile.duckdb")
-    out = dbt(["--quiet", "compile", "--output", "json", "--inline", TEMPLATE], db, tmp / "target").stdout
-    text = json.loads(out[out.index("{"):out.rindex("}") + 1])["compiled"]
-    return re.split(r"/\*@@\w+@@\*/", text)[1]
+    return next(iter(compile_parts(TEMPLATE, tmp_path_factory.mktemp("ratio_compile")).values()))
 
 
 def run_bounds(sql: str, cases: list[tuple]) -> dict[int, tuple]:

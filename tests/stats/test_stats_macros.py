@@ -6,14 +6,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import re
 
 import duckdb
 import numpy as np
 import pytest
 
 from evalhouse.paths import PROJECT_DIR
-from helpers import dbt, fresh_db, query
+from helpers import compile_parts, query
 
 _spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
@@ -44,14 +43,8 @@ TEMPLATE = """
 
 @pytest.fixture(scope="session")
 def compiled(tmp_path_factory) -> dict[str, str]:
-    tmp = tmp_path_factory.mktemp("stats_compile")
-    db = fresh_db(tmp / "compile.duckdb")
     template = TEMPLATE.replace("combos", json.dumps([list(c) for c in MDD_COMBOS]))
-    proc = dbt(["--quiet", "compile", "--output", "json", "--inline", template], db, tmp / "target")
-    out = proc.stdout
-    text = json.loads(out[out.index("{"):out.rindex("}") + 1])["compiled"]
-    parts = re.split(r"/\*@@(\w+)@@\*/", text)
-    return {parts[i]: parts[i + 1] for i in range(1, len(parts) - 1, 2)}
+    return compile_parts(template, tmp_path_factory.mktemp("stats_compile"))
 
 
 def _run(sql: str, tables: dict[str, tuple[str, list[tuple]]]) -> list[tuple]:
