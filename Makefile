@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@if $(BIN)/python -m pip install --quiet "uv==$(UV_VERSION)" && \
 	    echo "make: uv $(UV_VERSION): installing requirements.lock" && \
-	    $(BIN)/uv pip install --python $(BIN)/python -r requirements.lock && \
-	    $(BIN)/uv pip install --python $(BIN)/python --no-deps -e . ; then :; \
+	    $(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock && \
+	    $(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e . ; then :; \
 	else \
 	  echo "make: uv could not install: installing requirements.lock with pip"; \
 	  $(BIN)/python -m pip install --quiet -r requirements.lock && \
