@@ -68,23 +68,28 @@ def forest(labels: list[str], panels: list[Panel]) -> Figure:
     return fig
 
 
-def done_but_broke(change: list[float], regress: list[float], corner: list[bool]) -> Figure:
-    """`change` against `regress` per run; the done-but-broke corner (change = 1, regress < 1) marked."""
+def done_but_broke(change: list[float], regress: list[float], corner: list[bool], runs: list[int]) -> Figure:
+    """`change` against `regress`, one point per distinct pair with its area proportional to its runs; the
+    done-but-broke corner (change = 1, regress < 1) shaded and its points marked."""
     fig = Figure(figsize=(4.8, 4.2), layout="constrained")
     ax = fig.subplots()
     ax.fill_between([0.99, 1.03], -0.03, 0.995, color="#fdecea", zorder=0, label="done-but-broke corner")
-    ok = [(c, r) for c, r, k in zip(change, regress, corner) if not k]
-    bad = [(c, r) for c, r, k in zip(change, regress, corner) if k]
-    if ok:
-        ax.scatter(*zip(*ok), s=10, color=ACCENT, alpha=0.35, linewidths=0, label="other runs")
-    if bad:
-        ax.scatter(*zip(*bad), s=22, color=WARN, marker="x", label="done but broke")
+    most = max(runs, default=1)
+
+    def size(k: int) -> float:
+        return 8 + 120 * k / most
+
+    for flag, colour, marker, name in ((False, ACCENT, "o", "runs"), (True, WARN, "X", "done but broke")):
+        sel = [i for i, k in enumerate(corner) if k == flag]
+        if sel:
+            ax.scatter([change[i] for i in sel], [regress[i] for i in sel], s=[size(runs[i]) for i in sel],
+                       color=colour, alpha=0.55 if not flag else 0.9, marker=marker, linewidths=0, label=name)
     ax.set_xlim(-0.03, 1.03)
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel("change (share of the task's assertions passed)", fontsize=8)
     ax.set_ylabel("regress (share of regression checks kept)", fontsize=8)
     ax.tick_params(labelsize=7)
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="lower left", title=f"area: runs (largest {most})", title_fontsize=7)
     return fig
 
 

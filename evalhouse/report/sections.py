@@ -113,15 +113,21 @@ CODER_EVAL = [
 ]
 
 
+MAX_LISTED_RUNS = 100
+
+
 def _done_but_broke(wh: Warehouse) -> Figure | None:
     mart = "marts.fct_big_runs"
     population = "kind <> 'awareness' AND change IS NOT NULL AND regress IS NOT NULL"
     if not wh.has(mart) or not wh.count(mart, population):
         return None
-    pts = wh.rows(mart, ["change", "regress", "done_but_broke"], population, ["run_key"])
+    # one point per distinct (change, regress), sized by its number of runs: every run is drawn, at any size
+    pts = wh.con.execute(f"SELECT change, regress, bool_or(done_but_broke), count(*) FROM {mart} "
+                         f"WHERE {population} GROUP BY ALL ORDER BY ALL").fetchall()
     corner = wh.rows(mart, ["run_key", "kind", "model", "with_brain", "with_plan", "scenario_id", "change",
                             "regress", "source_file", "source_line"], population + " AND done_but_broke",
                      ["kind", "model", "scenario_id", "run_key"])
+    n_corner = wh.aggregate(mart, "count(*)", population + " AND done_but_broke", "int")
     keys = ("run_key",)
 
     def n(r, c, kind):
@@ -133,19 +139,22 @@ def _done_but_broke(wh: Warehouse) -> Figure | None:
                   [[n(r, "kind", "text"), n(r, "model", "text"), n(r, "with_brain", "text"),
                     n(r, "with_plan", "text"), n(r, "scenario_id", "text"), n(r, "change", "rate"),
                     n(r, "regress", "rate"), n(r, "source_file", "text"), n(r, "source_line", "int")]
-                   for r in corner])
+                   for r in corner[:MAX_LISTED_RUNS]])
+    if len(corner) > MAX_LISTED_RUNS:
+        table.caption = [f"The first {MAX_LISTED_RUNS} of ", n_corner, " runs (by kind, model, scenario); all of "
+                         "them: SELECT * FROM marts.fct_big_runs WHERE done_but_broke."]
     caption = ["Every brownfield fix or refactor run with both scores (mart marts.fct_big_runs): ",
-               wh.aggregate(mart, "count(*)", population, "int"), " runs, of which ",
-               wh.aggregate(mart, "count(*)", population + " AND done_but_broke", "int"),
+               wh.aggregate(mart, "count(*)", population, "int"), " runs, of which ", n_corner,
                " are done but broke (change = 1 and regress < 1, the shaded corner), stamps ",
                wh.aggregate(mart, "min(stamp)", population, "stamp"), " to ",
                wh.aggregate(mart, "max(stamp)", population, "stamp"),
-               ". Each point is one run; runs are not independent within a scenario, so no interval is drawn. "
-               "The table lists the corner's runs with the file and line they came from."]
+               ". A point is one (change, regress) value, its area proportional to its number of runs; runs are "
+               "not independent within a scenario, so no interval is drawn. The table lists the corner's runs with "
+               "the file and line they came from."]
 
     def draw():
-        return draw_done_but_broke([p["change"] for p in pts], [p["regress"] for p in pts],
-                                [bool(p["done_but_broke"]) for p in pts])
+        return draw_done_but_broke([p[0] for p in pts], [p[1] for p in pts], [bool(p[2]) for p in pts],
+                                   [int(p[3]) for p in pts])
 
     return Figure("done_but_broke", "Done but broke: change against regress per run", caption, draw, table)
 
@@ -157,11 +166,10 @@ def _family(wh: Warehouse, sid: str, title: str, fact: str, specs: list[Spec], i
         sec.absent.append(f"no {title} data in this warehouse ({fact} is {'empty' if wh.has(fact) else 'absent'})")
         return sec
     for spec in specs:
-        fig = build(wh, spec)
-        if fig is None:
+        figs = build(wh, spec)
+        if not figs:
             sec.absent.append(f"{spec.mart}: no rows" if wh.has(spec.mart) else f"{spec.mart}: not built")
-        else:
-            sec.figures.append(fig)
+        sec.figures += figs
     for make in extra_figures:
         fig = make(wh)
         if fig is not None:

@@ -102,14 +102,17 @@ def caption(wh: Warehouse, spec: Spec, n_rows: int) -> list[Part]:
     return parts
 
 
-def build(wh: Warehouse, spec: Spec) -> Figure | None:
-    """The figure and its table, or None when the mart is absent or holds no row of the population."""
+MAX_FOREST_ROWS = 80     # a taller forest is drawn in parts (a PDF page is at most 200 inches high)
+
+
+def build(wh: Warehouse, spec: Spec) -> list[Figure]:
+    """The figure (in parts when it has more than MAX_FOREST_ROWS rows) with its table on the first part;
+    none when the mart is absent or holds no row of the population."""
     if not wh.has(spec.mart):
-        return None
+        return []
     rows = wh.rows(spec.mart, _columns(spec), spec.where, spec.order or spec.keys)
     if not rows:
-        return None
-    labels = [label(r, spec.label_keys or spec.keys) for r in rows]
+        return []
     header = list(spec.keys)
     for m in spec.measures:
         header += [m.label, f"n ({m.n})" if m.n else "n", "C"]
@@ -127,15 +130,25 @@ def build(wh: Warehouse, spec: Spec) -> Figure | None:
         cells += [_num(spec, r, c, kind) for c, kind in spec.extra]
         body.append(cells)
     table = Table(spec.id, spec.title, header, body)
+    cap = caption(wh, spec, len(rows))
+    parts = [rows[i:i + MAX_FOREST_ROWS] for i in range(0, len(rows), MAX_FOREST_ROWS)]
+    figs = []
+    for k, part in enumerate(parts, start=1):
+        suffix = [] if len(parts) == 1 else [f" Part {k} of {len(parts)}: rows {(k - 1) * MAX_FOREST_ROWS + 1} to "
+                                             f"{(k - 1) * MAX_FOREST_ROWS + len(part)} of the table."]
+        figs.append(Figure(spec.id if k == 1 else f"{spec.id}_part{k}",
+                           spec.title if k == 1 else f"{spec.title} (part {k})",
+                           cap + suffix, _drawer(spec, part), table if k == 1 else None))
+    return figs
 
+
+def _drawer(spec: Spec, rows: list[dict]):
     def draw():
-        panels = []
-        for m in spec.measures:
-            panels.append(Panel(
-                title=m.label, est=[r.get(m.est) for r in rows], low=[r.get(m.low) for r in rows],
-                high=[r.get(m.high) for r in rows], unit_range=m.kind == "rate",
-                reference=0.0 if m.kind == "diff" else None,
-                strong=[_survives(r, m) for r in rows] if spec.paired else None))
+        labels = [label(r, spec.label_keys or spec.keys) for r in rows]
+        panels = [Panel(title=m.label, est=[r.get(m.est) for r in rows], low=[r.get(m.low) for r in rows],
+                        high=[r.get(m.high) for r in rows], unit_range=m.kind == "rate",
+                        reference=0.0 if m.kind == "diff" else None,
+                        strong=[_survives(r, m) for r in rows] if spec.paired else None)
+                  for m in spec.measures]
         return forest(labels, panels)
-
-    return Figure(spec.id, spec.title, caption(wh, spec, len(rows)), draw, table)
+    return draw

@@ -180,3 +180,25 @@ def test_a_second_report_into_the_same_folder_drops_figures_it_no_longer_has(dem
     write_report(demo.analyst, out)
     assert not (out / "figures" / "stale_figure.svg").exists()
     assert (out / "figures" / "big_rates.svg").exists()
+
+
+def test_large_warehouses_split_tall_forests_and_cap_listed_runs(demo, tmp_path, monkeypatch):
+    """A stratum count or a run count far above the demo's must not make a page-long PDF or a table of every run:
+    forests are drawn in parts (the table stays whole), the corner's run list is cut with its true count
+    stated, and every number still traces."""
+    from evalhouse.report import sections, strata
+
+    monkeypatch.setattr(strata, "MAX_FOREST_ROWS", 10)
+    monkeypatch.setattr(sections, "MAX_LISTED_RUNS", 5)
+    result = write_report(demo.analyst, tmp_path / "out")
+    with duckdb.connect(str(demo.analyst), read_only=True) as con:
+        n_rates = con.execute("SELECT count(*) FROM marts.big_rates").fetchall()[0][0]
+        n_dbb = con.execute("SELECT count(*) FROM marts.fct_big_runs WHERE done_but_broke").fetchall()[0][0]
+    parts = [f for f in result.figures if f == "big_rates" or f.startswith("big_rates_part")]
+    assert len(parts) == -(-n_rates // 10) and (tmp_path / "out" / "figures" / f"{parts[-1]}.pdf").exists()
+    md = (tmp_path / "out" / "tables" / "big_rates.md").read_text().splitlines()
+    assert len(md) == 2 + n_rates                                       # the table is whole
+    dbb = (tmp_path / "out" / "tables" / "done_but_broke.md").read_text().splitlines()
+    assert len(dbb) == 2 + 5 and n_dbb > 5
+    assert f"The first 5 of {n_dbb} runs" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert verify(demo.analyst, tmp_path / "out") == []
