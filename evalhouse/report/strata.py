@@ -87,7 +87,7 @@ def caption(wh: Warehouse, spec: Spec, n_rows: int) -> list[Part]:
                          wh.aggregate(spec.mart, "count(*)", spec.where, "int"),
                          " comparisons" if spec.paired else " strata"]
     first = spec.measures[0]
-    if first.n:
+    if first.n and first.n in wh.columns(spec.mart):
         parts += [f"; {'pairs' if spec.paired else 'n'} = ",
                   wh.aggregate(spec.mart, f"sum({first.n})", spec.where, "int"),
                   f" ({first.n}, summed over the rows)"]
