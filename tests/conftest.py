@@ -9,6 +9,7 @@ TESTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS_DIR))
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist's own hook, which reads the groups (without it, none applied)
 def pytest_collection_modifyitems(config, items):
     """Keep each test folder on one xdist worker (`make test` runs `-n 2 --dist loadgroup`).
 

@@ -4,6 +4,7 @@ publishes, with dbt's target in a cache folder rather than site-packages."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -14,10 +15,25 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _source_copy(dest: Path) -> Path:
+    """The checkout's files (tracked, and new ones git does not ignore) in a folder of their own: the wheel is
+    built there, so no build/ or egg-info folder of the checkout is read or written (a build/ left in the
+    checkout once broke this build half-way)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    return dest
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+    src = _source_copy(tmp_path_factory.mktemp("source"))
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)],
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     (whl,) = out.glob("evalhouse-*.whl")
