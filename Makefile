@@ -44,7 +44,7 @@ demo: $(STAMP)
 	$(BIN)/evalhouse demo
 
 test: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --durations=15
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder --durations=15
 
 # the installable package, with the dbt project inside (setup.py): pip install dist/evalhouse-*.whl
 wheel: $(STAMP)

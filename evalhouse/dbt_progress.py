@@ -28,10 +28,11 @@ def json_args(args: list[str]) -> list[str]:
 
 
 def follow(lines: Iterable[str], out: IO = sys.stdout, clock=time.monotonic) -> int:
-    """Render dbt's JSON events from `lines` until they end. Returns the number of nodes finished."""
+    """Render dbt's JSON events from `lines` until they end. Returns the number of nodes finished (counted, since
+    with several threads they finish out of their start order)."""
     start = clock()
     width = 0
-    finished = 0
+    done: set = set()          # the nodes finished so far (threads finish them out of order)
 
     def clear():
         nonlocal width
@@ -52,13 +53,13 @@ def follow(lines: Iterable[str], out: IO = sys.stdout, clock=time.monotonic) -> 
             out.write(f"{info.get('msg', '')}\n")
         total, index = data.get("total"), data.get("index")
         if total and index and str(info.get("name", "")).endswith("Result"):
-            finished = max(finished, int(index))
             node = (data.get("node_info") or {}).get("node_name") or ""
-            text = f"dbt build: {finished}/{total} nodes, {clock() - start:.0f} s ({node})"[:100]
+            done.add(node or index)
+            text = f"dbt build: {len(done)}/{total} nodes, {clock() - start:.0f} s ({node})"[:100]
             clear()
             out.write("\r" + text)
             width = len(text)
         out.flush()
     clear()
     out.flush()
-    return finished
+    return len(done)

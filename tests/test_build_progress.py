@@ -5,6 +5,7 @@ import io
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -39,15 +40,16 @@ def test_follow_draws_one_line_and_prints_errors_in_plain_text():
     ticks = iter(range(100))
     lines = [_event("MainReportVersion", msg="Running with dbt=1.11"),
              _event("LogStartLine", index=1, total=3, node_info={"node_name": "stg_a"}),
+             _event("LogTestResult", index=2, total=3, node_info={"node_name": "r03_kinds"}),   # out of order
              _event("LogModelResult", index=1, total=3, node_info={"node_name": "stg_a"}),
-             _event("LogTestResult", index=2, total=3, node_info={"node_name": "r03_kinds"}),
              _event("RunResultError", level="error", msg="Failure in test r06_x"),
              "not json at all\n",
              _event("LogModelResult", index=3, total=3, node_info={"node_name": "big_rates"})]
     out = io.StringIO()
     assert dbt_progress.follow(lines, out, clock=lambda: next(ticks)) == 3
     text = out.getvalue()
-    assert "\rdbt build: 1/3 nodes" in text and "\rdbt build: 3/3 nodes" in text and "(big_rates)" in text
+    assert "\rdbt build: 1/3 nodes, 1 s (r03_kinds)" in text and "\rdbt build: 2/3 nodes" in text
+    assert "\rdbt build: 3/3 nodes" in text and "(big_rates)" in text
     assert "Failure in test r06_x\n" in text and "not json at all\n" in text
     assert "Running with dbt" not in text            # what --quiet hides stays hidden
     assert text.endswith("\r")                        # the progress line is cleared at the end
@@ -79,5 +81,5 @@ def test_a_quiet_build_on_a_terminal_shows_progress(tmp_path):
         chunks.append(data)
     assert proc.wait(timeout=60) == 0, b"".join(chunks).decode(errors="replace")[-3000:]
     text = b"".join(chunks).decode(errors="replace")
-    assert "dbt build: 1/" in text and " nodes, " in text, text[-2000:]
+    assert re.search(r"\rdbt build: 1/\d+ nodes, \d+ s \(", text), text[-2000:]
     assert '{"info"' not in text                      # the JSON events are rendered, never shown raw

@@ -13,7 +13,7 @@ from evalhouse.paths import PROJECT_DIR
 
 
 def test_each_group_runs_on_one_worker():
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v", "-p",
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder", "-v", "-p",
                            "no:cacheprovider", "tests/test_lock.py", "tests/test_ruff.py", "tests/test_architecture.py"],
                           cwd=PROJECT_DIR, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:]
