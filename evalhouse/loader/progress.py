@@ -8,7 +8,8 @@ import time
 
 
 class _Progress:
-    """A minimal progress bar on stderr, only on a TTY and only once a load takes a moment."""
+    """A minimal progress bar on stderr (bytes done, elapsed, an estimate of what is left, the file), only on a TTY
+    and only once a load takes a moment."""
 
     def __init__(self, total_bytes: int, enabled: bool):
         self.total = max(total_bytes, 1)
@@ -29,11 +30,13 @@ class _Progress:
         frac = min(self.done / self.total, 1.0)
         bar = "#" * int(frac * 30)
         name = os.path.basename(label)[-30:]
-        sys.stderr.write(f"\rloading [{bar:<30}] {frac:6.1%} {name:<30}")
+        elapsed = now - self.start
+        left = f", ~{elapsed * (1 - frac) / frac:.0f} s left" if frac > 0.02 else ""
+        sys.stderr.write(f"\rloading [{bar:<30}] {frac:6.1%} {elapsed:.0f} s{left} {name:<30}")
         sys.stderr.flush()
         self.shown = True
 
     def close(self) -> None:
         if self.shown:
-            sys.stderr.write("\r" + " " * 80 + "\r")
+            sys.stderr.write("\r" + " " * 100 + "\r")
             sys.stderr.flush()

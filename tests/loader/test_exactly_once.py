@@ -279,6 +279,7 @@ def test_progress_bar_only_on_a_terminal_and_only_after_a_moment(monkeypatch):
     slow.start -= 1.0
     slow.advance(50, "/x/runs.jsonl")
     assert "loading [" in tty.getvalue() and "50.0%" in tty.getvalue() and "runs.jsonl" in tty.getvalue()
+    assert " s left" in tty.getvalue()             # half done after a second: about a second left
     slow.close()
     pipe = io.StringIO()                         # not a terminal: never drawn
     monkeypatch.setattr("sys.stderr", pipe)
