@@ -10,6 +10,7 @@ import base64
 import csv
 import html
 import io
+import re
 from typing import Iterable
 
 from .. import sql as sqlfmt
@@ -70,11 +71,13 @@ def cell_html(cell: Cell, ids: Numbering) -> str:
         return f"{_num_html(cell.est, ids)} [{_num_html(cell.low, ids)}, {_num_html(cell.high, ids)}]"
     if isinstance(cell, list):
         return "".join(cell_html(p, ids) for p in cell)
-    return html.escape(text(cell))
+    # `code` in a statement (the rule texts) as code
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text(cell)))
 
 
 def _is_num(cell: Cell) -> bool:
-    return isinstance(cell, (Num, Interval))
+    """Right-aligned: intervals and numbers (text and labels stay left)."""
+    return isinstance(cell, Interval) or (isinstance(cell, Num) and cell.kind not in ("text",))
 
 
 def table_html(t: Table, ids: Numbering) -> str:
