@@ -193,14 +193,18 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
     return plan
 
 
+def last_run_results(target_path: Path | None = None) -> list[dict] | None:
+    """The `results` of dbt's last run_results.json for a build with these settings (None: there is none)."""
+    try:
+        return json.loads((dbt_target_dir(target_path) / "run_results.json").read_text())["results"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def _tests_run(target_path: Path | None) -> list[tuple[str, str, str, str, int | None]]:
     """(unique_id, name, resource_type, status, failures) of every test and unit test in the last run_results.json."""
-    try:
-        results = json.loads((dbt_target_dir(target_path) / "run_results.json").read_text())["results"]
-    except (OSError, ValueError, KeyError):
-        return []
     out = []
-    for r in results:
+    for r in last_run_results(target_path) or []:
         uid = str(r.get("unique_id", ""))
         parts = uid.split(".")
         if parts[0] not in ("test", "unit_test") or len(parts) < 3:
@@ -341,13 +345,11 @@ def dbt_target_dir(target_path: Path | None = None) -> Path:
 
 def run_results_summary(target_path: Path | None = None) -> str | None:
     """One paragraph from the last run_results.json: node counts by status, then the non-passing ones."""
-    import json
     from collections import Counter
 
     path = dbt_target_dir(target_path) / "run_results.json"
-    try:
-        results = json.loads(path.read_text())["results"]
-    except (OSError, ValueError, KeyError):
+    results = last_run_results(target_path)
+    if results is None:
         return None
     counts = Counter(str(r.get("status")) for r in results)
     line = f"dbt build: {len(results)} nodes: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))

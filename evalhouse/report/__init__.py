@@ -43,9 +43,8 @@ class ReportResult:
     n_numbers: int = 0
 
 
-def collect(con) -> list[Section]:
-    """The report's sections for an open (read-only) connection to a warehouse."""
-    wh = Warehouse(con)
+def collect(wh: Warehouse) -> list[Section]:
+    """The report's sections for a warehouse open read-only."""
     return [make(wh) for make in SECTIONS]
 
 
@@ -63,9 +62,9 @@ def write_report(db: os.PathLike | str, out_dir: os.PathLike | str) -> ReportRes
     db, out = Path(db), Path(out_dir)
     con = connect_ro(db)
     try:
-        secs = collect(con)
-        last_build = con.execute("SELECT max(finished_at) FROM raw.builds").fetchall()[0][0] \
-            if Warehouse(con).has("raw.builds") else None
+        wh = Warehouse(con)
+        secs = collect(wh)
+        last_build = wh.value("raw.builds", "max(finished_at)") if wh.has("raw.builds") else None
     finally:
         con.close()
     (out / "figures").mkdir(parents=True, exist_ok=True)

@@ -138,19 +138,17 @@ def data_quality(wh: Warehouse) -> Section:
     if not wh.has(mart):
         sec.absent.append(f"{mart}: not built")
         return sec
-    groups = wh.con.execute(f"SELECT rule_id, coalesce(source_family, '') AS fam, count(*) FROM {mart} "
-                            "GROUP BY ALL ORDER BY rule_id, fam").fetchall()
+    groups = wh.con.execute(f"SELECT rule_id, source_family, count(*), min(source_file) FROM {mart} "
+                            "GROUP BY ALL ORDER BY rule_id, source_family").fetchall()
     if not groups:
         sec.intro += " This warehouse has no finding."
         return sec
-    nums, labels = [], []
-    for rule, fam, _count in groups:
-        where = (("rule_id", rule), ("source_family", fam or None))
-        nums.append(Num(mart, "count(*)", where, _count, "int"))
+    nums, firsts, labels = [], [], []
+    for rule, fam, count, first in groups:
+        where = (("rule_id", rule), ("source_family", fam))
+        nums.append(Num(mart, "count(*)", where, count, "int"))
+        firsts.append(Num(mart, "min(source_file)", where, first, "text"))
         labels.append(f"{rule} · {fam}" if fam else rule)
-    firsts = [Num(mart, "min(source_file)", n.where, wh.con.execute(
-        f"SELECT min(source_file) FROM {mart} WHERE rule_id = ? AND source_family IS NOT DISTINCT FROM ?",
-        [n.where[0][1], n.where[1][1]]).fetchall()[0][0], "text") for n in nums]
     table = Table("data_quality_findings", "Findings by rule and family",
                   ["rule", "family", "findings", "first file (alphabetically)"],
                   [[n.where[0][1], n.where[1][1] or "", n, f] for n, f in zip(nums, firsts)])

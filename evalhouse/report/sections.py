@@ -159,10 +159,15 @@ def _done_but_broke(wh: Warehouse) -> Figure | None:
     return Figure("done_but_broke", "Done but broke: change against regress per run", caption, draw, table)
 
 
+def _present(wh: Warehouse, fact: str) -> bool:
+    """The family has data: its fact mart exists and has rows."""
+    return wh.has(fact) and wh.count(fact) > 0
+
+
 def _family(wh: Warehouse, sid: str, title: str, fact: str, specs: list[Spec], intro: str,
             extra_figures=()) -> Section:
     sec = Section(sid, title, intro)
-    if not wh.has(fact) or not wh.count(fact):
+    if not _present(wh, fact):
         sec.absent.append(f"no {title} data in this warehouse ({fact} is {'empty' if wh.has(fact) else 'absent'})")
         return sec
     for spec in specs:
@@ -192,7 +197,7 @@ def layered(wh):
     sec = _family(wh, "layered", "three-layer pipeline", "marts.fct_layered_measurements", LAYERED,
                   "Measurements from logs_layered/. Router accuracy comes from standalone l1 rows only (R10).")
     mart = "marts.layered_failure_attribution"
-    if not sec.absent[:1] and wh.has(mart) and wh.count(mart):
+    if _present(wh, "marts.fct_layered_measurements") and _present(wh, mart):
         rows = wh.rows(mart, ["l1", "blame", "n_failures", "n_failed_total"], order=["l1", "blame"])
         key = lambda r, c, k: Num(mart, c, (("l1", r["l1"]), ("blame", r["blame"])), r[c], k)  # noqa: E731
         sec.tables.append(Table("layered_failure_attribution", "Failed end-to-end runs by the layer blamed (R11)",
@@ -206,7 +211,7 @@ def coder_eval(wh):
     sec = _family(wh, "coder_eval", "coder-eval", "marts.fct_ce_replicates", CODER_EVAL,
                   "Run directories of coder-eval. Rates at replicate grain; regimes never pooled (R20).")
     mart = "marts.ce_run_summaries"
-    if not sec.absent[:1] and wh.has(mart) and wh.count(mart):
+    if _present(wh, "marts.fct_ce_replicates") and _present(wh, mart):
         rows = wh.rows(mart, ["run_id", "tasks_graded_recomputed", "pass_rate_stored", "pass_rate_recomputed",
                               "pass_rate_recomputed_ci_low", "pass_rate_recomputed_ci_high", "n_clusters",
                               "counts_consistent", "pass_rate_consistent"], order=["run_id"])
