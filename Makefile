@@ -55,18 +55,20 @@ generate: $(STAMP)
 	$(BIN)/python scripts/stats_oracle.py --write
 	$(BIN)/python scripts/gen_t_quantiles.py
 	$(BIN)/python scripts/rules_table.py --write
+	$(BIN)/python scripts/gen_mart_aliases.py
 	$(BIN)/python -m evalhouse.docs_site lineage
 
 # the README's figure: the demo's report, one figure of it copied into docs/img
 readme-figure: $(STAMP)
 	$(BIN)/evalhouse demo
-	cp report/figures/ce_variant_rates.svg docs/img/report_ce_variant_rates.svg
+	cp report/figures/coder_eval_variant_rates.svg docs/img/report_ce_variant_rates.svg
 
 lint: $(STAMP)
 	$(BIN)/ruff check evalhouse tests scripts
 	$(BIN)/python scripts/stats_oracle.py --check
 	$(BIN)/python scripts/gen_t_quantiles.py --check
 	$(BIN)/python scripts/rules_table.py --check > /dev/null
+	$(BIN)/python scripts/gen_mart_aliases.py --check
 	$(BIN)/python -m pytest -q tests/test_sqlfluff.py tests/test_ruff.py tests/test_generated_files.py
 
 docs: $(STAMP)

@@ -31,4 +31,4 @@ def _group(item) -> str:
 
 # measured in a fresh-clone `make test` (--durations): the groups that take longest, longest first
 LONGEST_FIRST = ["test_sqlfluff", "bench", "reliability", "report", "docs", "rules", "incremental", "stats",
-                 "coder_eval", "coder_eval_reports", "brownfield", "brownfield_matrix", "costs", "loader"]
+                 "coder_eval", "big", "matrix", "costs", "loader"]

@@ -6,38 +6,26 @@ shrinks."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+
+import pytest
 
 from helpers import dbt, fresh_db
 
-_REPORT = "the report's stored values, shown beside evalhouse's recomputation; a pass-through intermediate model would only rename"
-_HOOK = "incremental model: its pre-hook deletes the rows of (load, file) pairs no longer landed (delete_unloaded_pairs)"
-_REPLICATES = ("fct_ce_replicates is the contract-checked replicate table the recomputations consume; moving it to "
-               "intermediate (with the fact as a view) is open work in issue 15")
-_UNITS = "joins each score fact to its cost on unit_key: the facts are the contract-checked inputs"
+_REPORT = ("a coder-eval report mart shows the value the harness STORED (run.json, variant.json, experiment.json, "
+           "suite.json) beside evalhouse's recomputation; the stored value is read as typed in staging, and a "
+           "pass-through intermediate model would only rename it")
 
 EXCEPTIONS = {
-    ("ce_criterion_stats", "stg_coder_eval__criterion_results"): _REPORT,
-    ("ce_run_summaries", "stg_coder_eval__runs"): _REPORT,
-    ("ce_suite_results", "stg_coder_eval__suite_criterion_aggregates"): _REPORT,
-    ("ce_suite_results", "stg_coder_eval__suite_criterion_metrics"): _REPORT,
-    ("ce_suite_results", "stg_coder_eval__suite_threshold_checks"): _REPORT,
-    ("ce_suite_results", "stg_coder_eval__suites"): _REPORT,
-    ("ce_variant_comparisons", "stg_coder_eval__experiments"): _REPORT,
-    ("ce_variant_rates", "stg_coder_eval__variants"): _REPORT,
-    ("fct_big_runs", "big_lines"): _HOOK,
-    ("int_big__runs", "big_lines"): _HOOK,
-    ("int_ce__judge_usage", "fct_ce_replicates"): _REPLICATES,
-    ("int_ce__run_recomputed", "fct_ce_replicates"): _REPLICATES,
-    ("int_ce_v__per_replicate_score_checks", "fct_ce_replicates"): _REPLICATES,
-    ("int_ce_v__regime_task_folds", "fct_ce_replicates"): _REPLICATES,
-    ("int_ce_v__variant_recomputed", "fct_ce_replicates"): _REPLICATES,
-    ("int_ce_v__variant_task_folds", "fct_ce_replicates"): _REPLICATES,
-    ("int_costs__coder_eval", "fct_ce_replicates"): _REPLICATES,
-    ("int_cost_quality__units", "fct_big_runs"): _UNITS,
-    ("int_cost_quality__units", "fct_ce_replicates"): _UNITS,
-    ("int_cost_quality__units", "fct_costs_repriced"): _UNITS,
-    ("int_cost_quality__units", "fct_matrix_turns"): _UNITS,
+    ("coder_eval_criterion_stats", "stg_coder_eval__criterion_results"): _REPORT,
+    ("coder_eval_run_summaries", "stg_coder_eval__runs"): _REPORT,
+    ("coder_eval_suite_results", "stg_coder_eval__suite_criterion_aggregates"): _REPORT,
+    ("coder_eval_suite_results", "stg_coder_eval__suite_criterion_metrics"): _REPORT,
+    ("coder_eval_suite_results", "stg_coder_eval__suite_threshold_checks"): _REPORT,
+    ("coder_eval_suite_results", "stg_coder_eval__suites"): _REPORT,
+    ("coder_eval_variant_comparisons", "stg_coder_eval__experiments"): _REPORT,
+    ("coder_eval_variant_rates", "stg_coder_eval__variants"): _REPORT,
 }
 
 
@@ -69,14 +57,14 @@ def violations(manifest: dict) -> dict[tuple[str, str], str]:
     return out
 
 
-def _manifest(tmp_path: Path) -> dict:
-    db = fresh_db(tmp_path / "w.duckdb")
-    dbt(["parse"], db, tmp_path / "target")
-    return json.loads((tmp_path / "target" / "manifest.json").read_text())
+@pytest.fixture(scope="module")
+def manifest(tmp_path_factory) -> dict:
+    tmp = tmp_path_factory.mktemp("parse")
+    dbt(["parse"], fresh_db(tmp / "w.duckdb"), tmp / "target")
+    return json.loads((tmp / "target" / "manifest.json").read_text())
 
 
-def test_the_dag_follows_the_folders(tmp_path):
-    manifest = _manifest(tmp_path)
+def test_the_dag_follows_the_folders(manifest):
     found = violations(manifest)
     new = {k: v for k, v in found.items() if k not in EXCEPTIONS}
     stale = sorted(k for k in EXCEPTIONS if k not in found)
@@ -96,3 +84,90 @@ def test_the_layering_check_catches_a_planted_violation(tmp_path):
                       "depends_on": {"nodes": ["model.p.m"]}}}}
     assert violations(manifest) == {("m", "big_lines"): "reads a source outside staging", ("m", "s"): "a mart reads staging",
                                     ("i", "m"): "intermediate reads a mart"}
+
+
+# the family words: one per log family, plus the cross-family areas (costs, the raw load tables, reference data)
+FAMILIES = ("big", "matrix", "layered", "coder_eval", "costs", "raw", "reference")
+# names that state what they measure across families (docs/architecture.md, "Names")
+NAMED_FOR_WHAT_THEY_MEASURE = {"data_quality_findings", "field_lineage", "cost_quality_frontier"}
+
+
+def naming_problems(manifest: dict) -> list[str]:
+    """Every model's name carries its folder's family word in its layer's pattern:
+    staging/<f>/stg_<f>__* (base/base_<f>__*), intermediate/<f>/int_<f>__* or int_dq__<f>_* (data-quality findings),
+    marts/<f>/fct_<f>_* (facts) or <f>_* (aggregates), marts/aliases/ (old names, generated)."""
+    out = []
+    for node in manifest["nodes"].values():
+        if node["resource_type"] != "model":
+            continue
+        parts = Path(node["original_file_path"]).parts  # models/<layer>/<family>/[base/]<name>.sql
+        name, layer = node["name"], parts[1]
+        family = parts[2] if len(parts) > 3 else None
+        if layer == "marts" and family == "aliases" or name in NAMED_FOR_WHAT_THEY_MEASURE:
+            continue
+        if family not in FAMILIES:
+            out.append(f"{node['original_file_path']}: not in a family folder ({', '.join(FAMILIES)})")
+            continue
+        ok = {"staging": (f"stg_{family}__", f"base_{family}__"),
+              "intermediate": (f"int_{family}__", f"int_dq__{family}_"),
+              "marts": (f"fct_{family}_", f"{family}_")}[layer]
+        if not name.startswith(ok):
+            out.append(f"{node['original_file_path']}: {name} does not start with {' or '.join(ok)}")
+    return sorted(out)
+
+
+def test_every_model_is_named_for_its_family_and_layer(manifest):
+    assert naming_problems(manifest) == []
+
+
+def test_the_naming_check_catches_a_planted_name():
+    """Negative control: a mart outside its family's words and a staging model in the wrong folder are named."""
+    manifest = {"nodes": {
+        "model.p.a": {"resource_type": "model", "name": "ce_rates", "original_file_path": "models/marts/coder_eval/ce_rates.sql"},
+        "model.p.b": {"resource_type": "model", "name": "stg_big__runs", "original_file_path": "models/staging/matrix/stg_big__runs.sql"},
+        "model.p.c": {"resource_type": "model", "name": "fct_big_runs", "original_file_path": "models/marts/big/fct_big_runs.sql"}}}
+    problems = naming_problems(manifest)
+    assert len(problems) == 2 and "ce_rates" in problems[0] and "stg_big__runs" in problems[1]
+
+
+def macro_refs(project: Path) -> list[str]:
+    """Macros never ref() a model or read a source: a model's inputs are in the model file."""
+    found = []
+    for path in (project / "macros").rglob("*.sql"):
+        code = re.sub(r"\{#.*?#\}", lambda m: "\n" * m.group(0).count("\n"), path.read_text(), flags=re.S)  # comments
+        found += [f"{path.relative_to(project)}:{i}" for i, line in enumerate(code.splitlines(), 1)
+                  if re.search(r"\b(ref|source)\(\s*['\"]", line)]
+    return sorted(found)
+
+
+def test_no_macro_reads_a_model_or_source():
+    from evalhouse.paths import PROJECT_DIR
+    assert macro_refs(PROJECT_DIR) == []
+
+
+def test_the_macro_check_catches_a_planted_ref(tmp_path):
+    (tmp_path / "macros").mkdir()
+    (tmp_path / "macros" / "m.sql").write_text("{% macro m() %}select * from {{ ref('fct_big_runs') }}{% endmacro %}\n")
+    assert macro_refs(tmp_path) == ["macros/m.sql:1"]
+
+
+def models_without_grain(manifest: dict) -> list[str]:
+    """Every model declares its grain with the `grain` test (macros/tests/grain.sql); the old-name views of
+    models/marts/aliases are views of a mart that has one."""
+    tested = {n["attached_node"] for n in manifest["nodes"].values()
+              if n["resource_type"] == "test" and (n.get("test_metadata") or {}).get("name") == "grain"}
+    return sorted(n["name"] for k, n in manifest["nodes"].items()
+                  if n["resource_type"] == "model" and k not in tested and "/aliases/" not in n["original_file_path"])
+
+
+def test_every_model_declares_its_grain(manifest):
+    assert models_without_grain(manifest) == []
+
+
+def test_the_grain_check_catches_a_model_without_one():
+    manifest = {"nodes": {
+        "model.p.a": {"resource_type": "model", "name": "a", "original_file_path": "models/marts/big/a.sql"},
+        "model.p.b": {"resource_type": "model", "name": "b", "original_file_path": "models/marts/big/b.sql"},
+        "test.p.g": {"resource_type": "test", "attached_node": "model.p.a", "test_metadata": {"name": "grain"}},
+        "test.p.u": {"resource_type": "test", "attached_node": "model.p.b", "test_metadata": {"name": "unique"}}}}
+    assert models_without_grain(manifest) == ["b"]

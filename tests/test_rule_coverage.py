@@ -47,7 +47,8 @@ def test_r25_tests_depend_on_every_aggregate_mart():
     lists have to name each one (fct_ / dim_ tables, data_quality_findings and field_lineage are out of
     scope by design, see macros/tests/r25_rate_columns.sql)."""
     marts = {p.stem for p in (PROJECT_DIR / "models" / "marts").rglob("*.sql")
-             if not p.stem.startswith(("fct_", "dim_")) and p.stem not in ("data_quality_findings", "field_lineage")}
+             if not p.stem.startswith(("fct_", "dim_")) and p.stem not in ("data_quality_findings", "field_lineage")
+             and p.parent.name != "aliases"}  # an old name is a view of a mart listed under its own name
     assert len(R25_SQL) == 2 and marts
     for sql in R25_SQL:
         refs = set(re.findall(r"depends_on:\s*\{\{\s*ref\('(\w+)'\)", sql.read_text()))

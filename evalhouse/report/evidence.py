@@ -12,7 +12,7 @@ from .numbers import Interval, Num
 RULE_INDEX = Path(__file__).with_name("admissibility_rules.json")
 FACTS = [("brownfield", "marts.fct_big_runs", "runs"), ("matrix", "marts.fct_matrix_turns", "turns"),
          ("layered", "marts.fct_layered_measurements", "measurements"),
-         ("coder_eval", "marts.fct_ce_replicates", "replicates")]
+         ("coder_eval", "marts.fct_coder_eval_replicates", "replicates")]
 
 
 def overview(wh: Warehouse) -> Section:

@@ -43,7 +43,7 @@ BROWNFIELD = [
          "Brownfield runs of kind fix and refactor, per model and architecture; change and regress side by side, "
          "never combined (awareness tasks are a separate figure)", BRAIN_PLAN, MEAN_CI,
          extra=[("n_runs", "int"), ("n_done_but_broke", "int")]),
-    Spec("awareness_rates", "Brownfield awareness: answer score per configuration", "marts.awareness_rates",
+    Spec("big_awareness_rates", "Brownfield awareness: answer score per configuration", "marts.big_awareness_rates",
          ["kind", "model", "with_brain", "with_plan"],
          [_rate("answer score (mean F1 against the truth set)", "change_mean", "change_ci_low", "change_ci_high",
                 "n_change_measured", "n_change_clusters")],
@@ -94,7 +94,7 @@ LAYERED = [
 ]
 
 CODER_EVAL = [
-    Spec("ce_variant_rates", "coder-eval: pass rate and average score per variant", "marts.ce_variant_rates",
+    Spec("coder_eval_variant_rates", "coder-eval: pass rate and average score per variant", "marts.coder_eval_variant_rates",
          ["run_id", "variant_id", "system_prompt_regime"],
          [_rate("pass rate (replicates)", "pass_rate", "pass_rate_ci_low", "pass_rate_ci_high", "n_graded",
                 "n_clusters"),
@@ -103,8 +103,8 @@ CODER_EVAL = [
          "coder-eval replicates per run, variant and system-prompt regime (regimes never pooled); ungraded "
          "replicates leave the pass rate's denominator, errored ones stay in it", "the task", RATE_CI + "; " + MEAN_CI,
          extra=[("n_error", "int"), ("n_ungraded", "int")]),
-    Spec("ce_variant_comparisons", "coder-eval: variant A against variant B on the same tasks",
-         "marts.ce_variant_comparisons", ["run_id", "experiment_id", "system_prompt_regime", "variant_a", "variant_b"],
+    Spec("coder_eval_variant_comparisons", "coder-eval: variant A against variant B on the same tasks",
+         "marts.coder_eval_variant_comparisons", ["run_id", "experiment_id", "system_prompt_regime", "variant_a", "variant_b"],
          [Measure("score: A - B", "mean_difference", "difference_ci_low", "difference_ci_high", "n_pairs", None,
                   DIFF, "p_value", "p_holm", "p_bh"),
           _diff("replicate pass fraction: A - B", "pass_fraction_diff_mean", "n_pairs", None, "pass_fraction")],
@@ -208,10 +208,10 @@ def layered(wh):
 
 
 def coder_eval(wh):
-    sec = _family(wh, "coder_eval", "coder-eval", "marts.fct_ce_replicates", CODER_EVAL,
+    sec = _family(wh, "coder_eval", "coder-eval", "marts.fct_coder_eval_replicates", CODER_EVAL,
                   "Run directories of coder-eval. Rates at replicate grain; regimes never pooled (R20).")
-    mart = "marts.ce_run_summaries"
-    if _present(wh, "marts.fct_ce_replicates") and _present(wh, mart):
+    mart = "marts.coder_eval_run_summaries"
+    if _present(wh, "marts.fct_coder_eval_replicates") and _present(wh, mart):
         rows = wh.rows(mart, ["run_id", "tasks_graded_recomputed", "pass_rate_stored", "pass_rate_recomputed",
                               "pass_rate_recomputed_ci_low", "pass_rate_recomputed_ci_high", "n_clusters",
                               "counts_consistent", "pass_rate_consistent"], order=["run_id"])
@@ -220,7 +220,7 @@ def coder_eval(wh):
             return Num(mart, c, (("run_id", r["run_id"]),), r[c], k)
 
         sec.tables.append(Table(
-            "ce_run_summaries", "coder-eval runs: the stored pass rate beside evalhouse's recomputation (R16)",
+            "coder_eval_run_summaries", "coder-eval runs: the stored pass rate beside evalhouse's recomputation (R16)",
             ["run_id", "pass_rate_stored", "pass rate recomputed [95% CI]", "n graded", "C", "counts_consistent",
              "pass_rate_consistent"],
             [[n(r, "run_id", "text"), n(r, "pass_rate_stored", "rate"),

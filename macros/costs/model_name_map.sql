@@ -1,12 +1,13 @@
 {#-
-  model_name_map(names_relation, column): a subquery with one row per distinct raw model id found in
+  model_name_map(names_relation, column, aliases): a subquery with one row per distinct raw model id found in
   `column` of `names_relation` (a CTE or relation name): (model_raw, model), where `model` is the id the
-  rate card uses. Driven entirely by the model_aliases seed: `prefix` rows are stripped from the front of
+  rate card uses. Driven entirely by `aliases`, the model_aliases seed (the caller passes ref('model_aliases'), so the
+  edge is in the model file): `prefix` rows are stripped from the front of
   the lower-cased, trimmed id, repeatedly, until none matches (openrouter/, bedrock/, eu./us./global./
   apac., anthropic., vendor segments); then an `exact` row maps the stripped id to its card id (dated
   Claude ids, Bedrock -v1:0 suffixes, dotted spellings). Ids no rule touches are kept lower-cased.
 -#}
-{% macro model_name_map(names_relation, column) -%}
+{% macro model_name_map(names_relation, column, aliases) -%}
 (
     with recursive names as (
         select distinct nr.{{ column }} as model_raw
@@ -16,7 +17,7 @@
 
     prefixes as (
         select a.pattern
-        from {{ ref('model_aliases') }} as a
+        from {{ aliases }} as a
         where a.rule_kind = 'prefix'
     ),
 
@@ -24,7 +25,7 @@
         select
             a.pattern,
             a.canonical_model
-        from {{ ref('model_aliases') }} as a
+        from {{ aliases }} as a
         where a.rule_kind = 'exact'
     ),
 

@@ -35,9 +35,9 @@ def audit(tmp_path_factory):
         + [{**_turn(9, CURRENT), "cost_usd": 0.123456}])) + "\n")
     db = fresh_db(tmp / "w.duckdb")
     load_paths([logs], db=db)
-    dbt(["build", "--select", "+int_dq__r27_logged_cost_audit", "--exclude-resource-type", "unit_test"], db, tmp / "t",
+    dbt(["build", "--select", "+int_dq__costs_r27_logged_cost_audit", "--exclude-resource-type", "unit_test"], db, tmp / "t",
         check=False)
-    rows = query(db, "select source_file, source_line, detail from intermediate.int_dq__r27_logged_cost_audit "
+    rows = query(db, "select source_file, source_line, detail from intermediate.int_dq__costs_r27_logged_cost_audit "
                      "order by source_line")
     return rows, run_results(tmp / "t")
 

@@ -2,7 +2,7 @@
 -- figure also carries its assertion count (change_assertions_total).
 -- depends_on: {{ ref('fct_big_runs') }}
 -- depends_on: {{ ref('big_rates') }}
--- depends_on: {{ ref('awareness_rates') }}
+-- depends_on: {{ ref('big_awareness_rates') }}
 -- depends_on: {{ ref('big_ablation_pairs') }}
 with
 

@@ -2,7 +2,7 @@
 -- one score (a name mentioning both, or a combined / overall / composite score).
 -- depends_on: {{ ref('fct_big_runs') }}
 -- depends_on: {{ ref('big_rates') }}
--- depends_on: {{ ref('awareness_rates') }}
+-- depends_on: {{ ref('big_awareness_rates') }}
 -- depends_on: {{ ref('big_ablation_pairs') }}
 select
     lower(table_name) as table_name,

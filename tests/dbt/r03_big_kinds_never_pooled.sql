@@ -1,5 +1,5 @@
 -- R03: awareness (answer-text F1) is never pooled with fix / refactor: big_rates holds only fix and
--- refactor rows, awareness_rates only awareness rows, and every row's run count equals the runs
+-- refactor rows, big_awareness_rates only awareness rows, and every row's run count equals the runs
 -- of exactly its own (kind, model, with_brain, with_plan) stratum in fct_big_runs.
 with
 
@@ -26,14 +26,14 @@ rate_rows as (
     from {{ ref('big_rates') }}
     union all
     select
-        'awareness_rates' as mart,
+        'big_awareness_rates' as mart,
         kind,
         model,
         with_brain,
         with_plan,
         n_runs,
         coalesce(kind = 'awareness', false) as kind_allowed
-    from {{ ref('awareness_rates') }}
+    from {{ ref('big_awareness_rates') }}
 )
 
 select

@@ -1,6 +1,6 @@
 -- R06: a run with change = 1.0 and regress < 1.0 ("task done, application broken") is surfaced
 -- explicitly: flagged as a row in fct_big_runs (recomputed here) and counted per stratum in
--- big_rates / awareness_rates, never averaged away.
+-- big_rates / big_awareness_rates, never averaged away.
 with
 
 runs as (
@@ -32,8 +32,8 @@ rate_rows as (
     select 'big_rates' as mart, kind, model, with_brain, with_plan, n_done_but_broke
     from {{ ref('big_rates') }}
     union all
-    select 'awareness_rates' as mart, kind, model, with_brain, with_plan, n_done_but_broke
-    from {{ ref('awareness_rates') }}
+    select 'big_awareness_rates' as mart, kind, model, with_brain, with_plan, n_done_but_broke
+    from {{ ref('big_awareness_rates') }}
 ),
 
 bad_counts as (

@@ -7,21 +7,21 @@
 --   no interval is zero-width around an estimate strictly inside its range ((0, 1), (-1, 1) for a
 --   paired difference; costs and latencies are unbounded and exempt).
 -- Columns are discovered from the catalog by macros/tests/r25_rate_columns.sql.
--- depends_on: {{ ref('awareness_rates') }}
+-- depends_on: {{ ref('big_awareness_rates') }}
 -- depends_on: {{ ref('big_ablation_pairs') }}
 -- depends_on: {{ ref('big_rates') }}
--- depends_on: {{ ref('ce_criterion_stats') }}
--- depends_on: {{ ref('ce_run_summaries') }}
--- depends_on: {{ ref('ce_suite_results') }}
--- depends_on: {{ ref('ce_variant_comparisons') }}
--- depends_on: {{ ref('ce_variant_rates') }}
+-- depends_on: {{ ref('coder_eval_criterion_stats') }}
+-- depends_on: {{ ref('coder_eval_run_summaries') }}
+-- depends_on: {{ ref('coder_eval_suite_results') }}
+-- depends_on: {{ ref('coder_eval_variant_comparisons') }}
+-- depends_on: {{ ref('coder_eval_variant_rates') }}
 -- depends_on: {{ ref('costs_repriced_totals') }}
 -- depends_on: {{ ref('layered_failure_attribution') }}
 -- depends_on: {{ ref('layered_layer_costs') }}
 -- depends_on: {{ ref('layered_router_accuracy') }}
 -- depends_on: {{ ref('matrix_pass_rates') }}
 -- depends_on: {{ ref('big_model_pairs') }}
--- depends_on: {{ ref('ce_pass_at_k') }}
+-- depends_on: {{ ref('coder_eval_pass_at_k') }}
 -- depends_on: {{ ref('layered_pipeline_pass_rates') }}
 -- depends_on: {{ ref('layered_router_pairs') }}
 -- depends_on: {{ ref('matrix_model_pairs') }}

@@ -115,7 +115,7 @@ def test_unpriced_and_no_model_call_rows_carry_no_rate_row(db):
 
 def test_agentless_replicates_are_a_known_zero(db):
     rows = query(db, """select r.agent_type, r.uncached_input_tokens, c.cost_basis, c.cost_usd_best, c.spend_kind
-                        from marts.fct_ce_replicates as r
+                        from marts.fct_coder_eval_replicates as r
                         inner join marts.fct_costs_repriced as c on c.record_key = r.replicate_key""")
     agentless = [r for r in rows if r[0] == "none"]
     assert agentless and all(r[2] == "no_model_call" and r[3] == 0.0 and r[4] == "agent" for r in agentless)
@@ -126,9 +126,9 @@ def test_agentless_replicates_are_a_known_zero(db):
 def test_simulator_spend_is_repriced_from_its_tokens(db, card):
     rows = query(db, """select r.simulator_model, r.simulator_input_tokens, r.simulator_output_tokens, c.cost_usd_repriced,
                                c.best_rate_id, c.unit_key = r.replicate_key
-                        from marts.fct_ce_replicates as r
+                        from marts.fct_coder_eval_replicates as r
                         inner join marts.fct_costs_repriced as c on c.record_key = r.replicate_key || '|simulator'""")
-    n_sim = query(db, "select count(*) from marts.fct_ce_replicates where simulator_input_tokens is not null")[0][0]
+    n_sim = query(db, "select count(*) from marts.fct_coder_eval_replicates where simulator_input_tokens is not null")[0][0]
     assert rows and len(rows) == n_sim
     for model, tin, tout, repriced, rate_id, same_unit in rows:
         rate = card.by_id[rate_id]
@@ -193,7 +193,7 @@ def _fieller(yc, xc):
 
 def test_cost_quality_frontier_matches_its_units(db):
     units = query(db, """select source_family, stratum, arm, cluster_key, is_success, cost_usd_best, cost_known, n_estimates
-                         from intermediate.int_cost_quality__units""")
+                         from intermediate.int_costs__quality_units""")
     arms = defaultdict(list)
     for u in units:
         arms[u[:3]].append(u[3:])

@@ -228,7 +228,7 @@ def _run_dir(root):
     return root
 
 
-def test_ce_truncated_task_json(tmp_path):
+def test_coder_eval_truncated_task_json(tmp_path):
     run = _run_dir(tmp_path / "run1")
     bad = write(run / "v1" / "fix_import" / "01" / "task.json", json.dumps(TASK)[:25])
     db = tmp_path / "w.duckdb"
@@ -239,7 +239,7 @@ def test_ce_truncated_task_json(tmp_path):
     assert s.files_failed == 1 and s.records_landed == 4
 
 
-def test_ce_run_json_that_is_an_array(tmp_path):
+def test_coder_eval_run_json_that_is_an_array(tmp_path):
     run = _run_dir(tmp_path / "run1")
     write(run / "run.json", "[1, 2]")
     db = tmp_path / "w.duckdb"
@@ -250,7 +250,7 @@ def test_ce_run_json_that_is_an_array(tmp_path):
     assert s.files_failed == 1
 
 
-def test_ce_artifacts_report_json_is_ignored(tmp_path):
+def test_coder_eval_artifacts_report_json_is_ignored(tmp_path):
     run = _run_dir(tmp_path / "run1")
     rep = write(run / "v1" / "fix_import" / "00" / "artifacts" / "fix_import" / "report.json", '{"x": 1}')
     art_task = write(run / "v1" / "fix_import" / "00" / "artifacts" / "task.json", json.dumps(TASK))
@@ -262,7 +262,7 @@ def test_ce_artifacts_report_json_is_ignored(tmp_path):
     assert q(db, "SELECT count(*) FROM raw.ce_task_docs") == [(1,)]
 
 
-def test_ce_judge_yaml_with_python_tag_is_not_constructed(tmp_path):
+def test_coder_eval_judge_yaml_with_python_tag_is_not_constructed(tmp_path):
     import yaml
 
     marker = tmp_path / "constructed.marker"
@@ -364,7 +364,7 @@ CE_DOC_CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CE_DOC_CASES))
-def test_ce_document_bad_input_catalogue(tmp_path, name):
+def test_coder_eval_document_bad_input_catalogue(tmp_path, name):
     fname, data, value, err = CE_DOC_CASES[name]
     run = _run_dir(tmp_path / "run1")
     (run / "v1" / "fix_import" / "00" / "task.json").unlink()

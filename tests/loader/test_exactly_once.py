@@ -182,7 +182,7 @@ def ce_db(tmp_path_factory):
     return dst, db, s
 
 
-def test_ce_corpus_lands_every_document_once(ce_db):
+def test_coder_eval_corpus_lands_every_document_once(ce_db):
     dst, db, s = ce_db
     names = [p.name for p in dst.rglob("*") if p.is_file()]
     expected = sum(n in {"run.json", "task.json", "task.execute.json", "variant.json", "experiment.json",
@@ -195,7 +195,7 @@ def test_ce_corpus_lands_every_document_once(ce_db):
     assert again.records_landed == 0 and again.files_unchanged == expected
 
 
-def test_ce_dataset_suite_nesting(ce_db):
+def test_coder_eval_dataset_suite_nesting(ce_db):
     dst, db, _ = ce_db
     got = q(db, "SELECT variant_id, task_id, suite_id, row_id, replicate_index FROM raw.ce_task_docs "
                 "WHERE run_id = 'cli_dataset_suite' AND row_id = 'r3' ORDER BY variant_id, replicate_index")
@@ -210,7 +210,7 @@ def test_ce_dataset_suite_nesting(ce_db):
              ) == [(0,)]
 
 
-def test_ce_identity_columns(ce_db):
+def test_coder_eval_identity_columns(ce_db):
     dst, db, _ = ce_db
     assert q(db, "SELECT run_id, run_dir FROM raw.ce_run_docs ORDER BY 1")[0] == (
         "cli_agentless_ab", str(dst / "cli_agentless_ab"))
@@ -223,7 +223,7 @@ def test_ce_identity_columns(ce_db):
     assert q(db, "SELECT count(*) FROM raw.ce_judge_docs WHERE json_type(document) <> 'OBJECT'") == [(0,)]
 
 
-def test_ce_nested_run_is_a_separate_run(tmp_path):
+def test_coder_eval_nested_run_is_a_separate_run(tmp_path):
     outer = tmp_path / "outer"
     write(outer / "run.json", '{"run": "outer"}')
     write(outer / "v" / "t" / "00" / "task.json", '{"task_id": "t"}')
@@ -236,7 +236,7 @@ def test_ce_nested_run_is_a_separate_run(tmp_path):
     assert q(db, "SELECT run_id FROM raw.ce_run_docs ORDER BY 1") == [("inner",), ("outer",)]
 
 
-def test_ce_regraded_task_json_replaces_its_row(tmp_path):
+def test_coder_eval_regraded_task_json_replaces_its_row(tmp_path):
     run = tmp_path / "r"
     write(run / "run.json", "{}")
     t = write(run / "v" / "t" / "00" / "task.json", '{"final_status": "NOT_GRADED"}')
@@ -248,7 +248,7 @@ def test_ce_regraded_task_json_replaces_its_row(tmp_path):
     assert q(db, "SELECT json_extract_string(document, '$.final_status') FROM raw.ce_task_docs") == [("SUCCESS",)]
 
 
-def test_ce_copied_run_directory_is_a_duplicate(tmp_path):
+def test_coder_eval_copied_run_directory_is_a_duplicate(tmp_path):
     run = tmp_path / "runs" / "r1"
     write(run / "run.json", '{"run_id": "r1"}')
     write(run / "v" / "t" / "00" / "task.json", '{"task_id": "t", "score": 1}')

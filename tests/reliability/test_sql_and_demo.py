@@ -61,7 +61,7 @@ def test_demo_runs_end_to_end(tmp_path: Path):
         con.close()
     assert all(n > 0 for n in raw.values()), raw  # every family landed
     # the contract's headline marts exist and are printed as tables
-    for name in ("big_rates", "matrix_pass_rates", "ce_variant_rates", "data_quality_findings"):
+    for name in ("big_rates", "matrix_pass_rates", "coder_eval_variant_rates", "data_quality_findings"):
         assert name in marts
         assert f"== marts.{name}" in out, out[-4000:]
     assert "Analyst file (open read-only)" in out

@@ -16,10 +16,10 @@ from evalhouse.report import write_report
 from evalhouse.report.trace import verify
 
 FIGURES = {
-    "brownfield": ["big_rates", "awareness_rates", "big_ablation_pairs", "big_model_pairs", "done_but_broke"],
+    "brownfield": ["big_rates", "big_awareness_rates", "big_ablation_pairs", "big_model_pairs", "done_but_broke"],
     "matrix": ["matrix_pass_rates", "matrix_model_pairs"],
     "layered": ["layered_router_accuracy", "layered_pipeline_pass_rates", "layered_router_pairs"],
-    "coder_eval": ["ce_variant_rates", "ce_variant_comparisons"],
+    "coder_eval": ["coder_eval_variant_rates", "coder_eval_variant_comparisons"],
     "cost": ["cost_quality"],
     "data_quality": ["findings_by_rule"],
 }
@@ -62,7 +62,7 @@ def test_every_number_on_the_page_traces_to_its_mart_row(demo):
     assert verify(demo.analyst, demo.out) == []
     numbers = json.loads((demo.out / "numbers.json").read_text())["numbers"]
     marts = {n["mart"] for n in numbers}
-    assert {"marts.big_rates", "marts.matrix_pass_rates", "marts.ce_variant_rates", "marts.cost_quality_frontier",
+    assert {"marts.big_rates", "marts.matrix_pass_rates", "marts.coder_eval_variant_rates", "marts.cost_quality_frontier",
             "marts.data_quality_findings", "raw.build_tests"} <= marts
     assert len(numbers) > 2000
 

@@ -37,19 +37,19 @@ def _tamper(db) -> None:
         # R25 per-row plants, one row each
         con.execute("update marts.matrix_pass_rates set ci_low = null where "
                     + _one_row("matrix_pass_rates", "pass_rate is not null and ci_low is not null"))
-        con.execute("update marts.ce_variant_rates set average_score_se = null where "
-                    + _one_row("ce_variant_rates", "n_clusters >= 2 and average_score is not null"))
+        con.execute("update marts.coder_eval_variant_rates set average_score_se = null where "
+                    + _one_row("coder_eval_variant_rates", "n_clusters >= 2 and average_score is not null"))
         con.execute("update marts.big_rates set change_ci_high = change_mean - 0.1 where "
                     + _one_row("big_rates", "change_ci_high is not null and change_mean is not null"))
         con.execute("update marts.big_ablation_pairs set change_diff_ci_low = null where "
                     + _one_row("big_ablation_pairs", "change_diff_se is not null and change_diff_mean is not null"))
         # R25 (revised): a zero-width interval around an interior estimate
-        con.execute("update marts.ce_variant_comparisons set difference_ci_low = mean_difference, "
+        con.execute("update marts.coder_eval_variant_comparisons set difference_ci_low = mean_difference, "
                     "difference_ci_high = mean_difference where "
-                    + _one_row("ce_variant_comparisons", "mean_difference > -1 and mean_difference < 1 "
+                    + _one_row("coder_eval_variant_comparisons", "mean_difference > -1 and mean_difference < 1 "
                                "and difference_ci_low is not null"))
-        con.execute("update marts.ce_pass_at_k set pass_at_k_ci_low = pass_at_k, pass_at_k_ci_high = pass_at_k where "
-                    + _one_row("ce_pass_at_k", "pass_at_k > 0 and pass_at_k < 1 and pass_at_k_ci_low is not null"))
+        con.execute("update marts.coder_eval_pass_at_k set pass_at_k_ci_low = pass_at_k, pass_at_k_ci_high = pass_at_k where "
+                    + _one_row("coder_eval_pass_at_k", "pass_at_k > 0 and pass_at_k < 1 and pass_at_k_ci_low is not null"))
         # R26 plants: one fact row each that lost part of its provenance
         con.execute("update marts.fct_matrix_turns set source_line = null where "
                     + _one_row("fct_matrix_turns", "true"))

@@ -43,13 +43,13 @@ def test_r25_per_row_test_fires_on_planted_rows(rules_runs):
         # a clustered rate whose interval went missing: the SE is known, and no reason is given
         ("matrix_pass_rates", "pass_rate", "clustered interval null while the standard error is known"),
         ("matrix_pass_rates", "pass_rate", "interval null without a reason in ci_reason"),
-        ("ce_variant_rates", "average_score", "standard error null with n_clusters >= 2"),
+        ("coder_eval_variant_rates", "average_score", "standard error null with n_clusters >= 2"),
         ("big_rates", "change_mean", "interval does not contain the estimate"),
         ("big_ablation_pairs", "change_diff_mean", "clustered interval null while the standard error is known"),
         ("big_ablation_pairs", "change_diff_mean", "interval null without a reason in change_diff_ci_reason"),
         # R25 revised: never zero-width around an estimate strictly inside its range
-        ("ce_variant_comparisons", "mean_difference", "zero-width interval around an estimate strictly inside its range"),
-        ("ce_pass_at_k", "pass_at_k", "zero-width interval around an estimate strictly inside its range"),
+        ("coder_eval_variant_comparisons", "mean_difference", "zero-width interval around an estimate strictly inside its range"),
+        ("coder_eval_pass_at_k", "pass_at_k", "zero-width interval around an estimate strictly inside its range"),
     }, got
     assert r["status"] == "fail" and r["failures"] == len(got), r
 

@@ -14,9 +14,9 @@ from helpers import dbt, fresh_db
 
 HARNESS = PROJECT_DIR / "integration_tests"
 
-MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "ce_variant_rates", "ce_variant_comparisons",
-         "ce_run_summaries", "ce_suite_results", "ce_criterion_stats", "layered_layer_costs", "fct_layered_measurements",
-         "big_model_pairs", "ce_pass_at_k", "matrix_model_pairs", "layered_router_pairs", "layered_pipeline_pass_rates"]
+MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "coder_eval_variant_rates", "coder_eval_variant_comparisons",
+         "coder_eval_run_summaries", "coder_eval_suite_results", "coder_eval_criterion_stats", "layered_layer_costs", "fct_layered_measurements",
+         "big_model_pairs", "coder_eval_pass_at_k", "matrix_model_pairs", "layered_router_pairs", "layered_pipeline_pass_rates"]
 
 
 @pytest.fixture(scope="session")

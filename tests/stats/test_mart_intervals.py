@@ -97,15 +97,15 @@ def test_matrix_pass_rates_recomputed_from_fct_matrix_turns(mart_db):
     assert n_with_se > 0
 
 
-def test_ce_variant_rates_intervals(mart_db):
-    db = need(mart_db, "ce_variant_rates")
+def test_coder_eval_variant_rates_intervals(mart_db):
+    db = need(mart_db, "coder_eval_variant_rates")
     rows = query(db, """select run_id, variant_id, system_prompt_regime, n_succeeded, n_graded, pass_rate,
                                     pass_rate_ci_low, pass_rate_ci_high, average_score, average_score_se,
                                     average_score_ci_low, average_score_ci_high, n_tasks_all_passed, n_tasks_graded,
                                     task_pass_rate, task_pass_rate_ci_low, task_pass_rate_ci_high, pass_rate_se, n_clusters
-                             from marts.ce_variant_rates""")
+                             from marts.coder_eval_variant_rates""")
     folds = query(db, """select run_id, variant_id, system_prompt_regime, task_id, graded_score_sum, n_graded, n_succeeded
-                              from intermediate.int_ce_v__regime_task_folds where n_graded > 0""")
+                              from intermediate.int_coder_eval__regime_task_folds where n_graded > 0""")
     clusters = defaultdict(list)
     for run_id, variant_id, regime, _task, score_sum, n, k in folds:
         clusters[(run_id, variant_id, regime)].append((score_sum, n, k))
@@ -131,12 +131,12 @@ def test_ce_variant_rates_intervals(mart_db):
     assert checked > 0
 
 
-def test_ce_variant_comparisons_tests_and_intervals(mart_db):
-    db = need(mart_db, "ce_variant_comparisons")
+def test_coder_eval_variant_comparisons_tests_and_intervals(mart_db):
+    db = need(mart_db, "coder_eval_variant_comparisons")
     rows = query(db, """select mean_difference, difference_se, difference_ci_low, difference_ci_high,
                                     min_detectable_difference, n_only_a_passed, n_only_b_passed, mcnemar_p,
                                     n_pairs, p_value
-                             from marts.ce_variant_comparisons""")
+                             from marts.coder_eval_variant_comparisons""")
     assert rows
     for diff, se, lo, hi, mdd, b, c, p, n_pairs, p_value in rows:
         want_lo, want_hi = oracle.clustered_mean_ci(diff, se, n_pairs, n_pairs, -1.0, 1.0)
@@ -210,14 +210,14 @@ def _score_ci(mean, se, n_clusters, n_obs):
     return oracle.clustered_mean_ci(mean, se, n_clusters, n_obs, min(0.0, mean), max(1.0, mean))
 
 
-def test_ce_run_summaries_wilson_recomputed_from_fct_ce_replicates(mart_db):
+def test_coder_eval_run_summaries_wilson_recomputed_from_fct_coder_eval_replicates(mart_db):
     """R25: run-level pass_rate / error_share intervals clustered by task (Wilson at the design-effect n,
     t(C-1)), NULL when coder-eval's rate is NULL (graded = 0 or nothing measured) or below 2 tasks."""
-    db = need(mart_db, "ce_run_summaries")
+    db = need(mart_db, "coder_eval_run_summaries")
     counts = defaultdict(lambda: {"run": 0, "succeeded": 0, "error": 0, "ungraded": 0, "measured": 0})
     tasks = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))  # run_dir -> task -> [graded, succeeded, error]
     for run_dir, task_id, category, measured in query(db, """select run_dir, task_id, status_category, is_measured
-                                                    from marts.fct_ce_replicates"""):
+                                                    from marts.fct_coder_eval_replicates"""):
         if category != "ungraded":
             t = tasks[run_dir][task_id]
             t[0] += 1
@@ -231,7 +231,7 @@ def test_ce_run_summaries_wilson_recomputed_from_fct_ce_replicates(mart_db):
         c["measured"] += bool(measured)
     rows = query(db, """select run_dir, pass_rate_recomputed, pass_rate_recomputed_ci_low, pass_rate_recomputed_ci_high,
                                error_share_recomputed, error_share_recomputed_ci_low, error_share_recomputed_ci_high
-                        from marts.ce_run_summaries""")
+                        from marts.coder_eval_run_summaries""")
     assert rows
     n_estimated = n_null = 0
     for run_dir, rate, lo, hi, share, slo, shi in rows:
@@ -254,18 +254,18 @@ def test_ce_run_summaries_wilson_recomputed_from_fct_ce_replicates(mart_db):
     assert n_estimated > 0 and n_null > 0  # both the interval and the NULL guard are exercised
 
 
-def test_ce_suite_results_average_weighted_score_clustered_by_dataset_row(mart_db):
+def test_coder_eval_suite_results_average_weighted_score_clustered_by_dataset_row(mart_db):
     """R25: average_weighted_score's SE clustered by dataset row (task_id) within (run, variant, suite)."""
-    db = need(mart_db, "ce_suite_results")
+    db = need(mart_db, "coder_eval_suite_results")
     groups = defaultdict(lambda: defaultdict(list))
     for run_id, variant_id, suite_id, task_id, score in query(
-            db, """select run_id, variant_id, suite_id, task_id, weighted_score from marts.fct_ce_replicates
+            db, """select run_id, variant_id, suite_id, task_id, weighted_score from marts.fct_coder_eval_replicates
                    where suite_id is not null"""):
         if score is not None:
             groups[(run_id, variant_id, suite_id)][task_id].append(score)
     rows = query(db, """select distinct run_id, variant_id, suite_id, average_weighted_score, average_weighted_score_se,
                                average_weighted_score_ci_low, average_weighted_score_ci_high, n_clusters
-                        from marts.ce_suite_results""")
+                        from marts.coder_eval_suite_results""")
     assert rows
     n_with_se = 0
     for run_id, variant_id, suite_id, avg, se, lo, hi, n_clusters in rows:
@@ -281,9 +281,9 @@ def test_ce_suite_results_average_weighted_score_clustered_by_dataset_row(mart_d
     assert n_with_se > 0
 
 
-def test_ce_criterion_stats_mean_scores_clustered_by_task(mart_db):
+def test_coder_eval_criterion_stats_mean_scores_clustered_by_task(mart_db):
     """R25: mean_score / mean_score_gating over evaluated results, SE clustered by task."""
-    db = need(mart_db, "ce_criterion_stats")
+    db = need(mart_db, "coder_eval_criterion_stats")
     groups = {"all": defaultdict(lambda: defaultdict(list)), "gating": defaultdict(lambda: defaultdict(list))}
     for run_id, run_dir, variant_id, phase, ctype, task_id, status, gating, score in query(
             db, """select run_id, run_dir, variant_id, result_phase, criterion_type, task_id, evaluation_status,
@@ -297,7 +297,7 @@ def test_ce_criterion_stats_mean_scores_clustered_by_task(mart_db):
                                mean_score, score_se, score_ci_low, score_ci_high, n_score_clusters,
                                mean_score_gating, score_gating_se, score_gating_ci_low, score_gating_ci_high,
                                n_score_gating_clusters, n_evaluated_gating
-                        from marts.ce_criterion_stats""")
+                        from marts.coder_eval_criterion_stats""")
     assert rows
     n_with_se = {"all": 0, "gating": 0}
     for run_id, run_dir, variant_id, phase, ctype, *got in rows:
@@ -400,19 +400,19 @@ def test_big_model_pairs_recomputed_from_fct_big_runs(mart_db):
             assert all(close(h, float(w)) for (_, h), w in zip(real, want)), family
 
 
-def test_ce_pass_at_k_recomputed_with_scipy_comb(mart_db):
+def test_coder_eval_pass_at_k_recomputed_with_scipy_comb(mart_db):
     """pass@k = 1 - C(n - c, k) / C(n, k) and pass^k = C(c, k) / C(n, k) per task, averaged over the tasks
     with n >= k; at the largest k every task reaches, pass^k is the all-replicates-pass share."""
     from scipy.special import comb  # noqa: PLC0415
 
-    db = need(mart_db, "ce_pass_at_k")
+    db = need(mart_db, "coder_eval_pass_at_k")
     folds = defaultdict(list)
     for run_id, variant_id, regime, n, c in query(
             db, """select run_id, variant_id, system_prompt_regime, n_graded, n_succeeded
-                   from intermediate.int_ce_v__regime_task_folds where n_graded > 0"""):
+                   from intermediate.int_coder_eval__regime_task_folds where n_graded > 0"""):
         folds[(run_id, variant_id, regime)].append((n, c))
     rows = query(db, """select run_id, variant_id, system_prompt_regime, k, n_tasks, pass_at_k, pass_hat_k,
-                               pass_at_k_se, pass_at_k_ci_low, pass_at_k_ci_high from marts.ce_pass_at_k""")
+                               pass_at_k_se, pass_at_k_ci_low, pass_at_k_ci_high from marts.coder_eval_pass_at_k""")
     assert rows
     for run_id, variant_id, regime, k, n_tasks, pak, phk, se, lo, hi in rows:
         tasks = [(n, c) for n, c in folds[(run_id, variant_id, regime)] if n >= k]

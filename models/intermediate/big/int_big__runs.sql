@@ -1,13 +1,13 @@
 {#-
   One row per brownfield run with the assertion and regression counts recomputed from the
   unnested change_detail and regress_misses lists, the recomputed assertion pass share, and the
-  done-but-broke flag (R06).
+  done-but-broke flag (R06); `model` is the normalised id (model_aliases), `model_raw` the logged spelling.
 -#}
 {{ config(
     materialized='incremental',
     incremental_strategy='append',
     on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+    pre_hook="{{ delete_unloaded_pairs(ref('stg_big__runs')) }}"
 ) }}
 
 with
@@ -54,7 +54,7 @@ joined as (
         runs.kind,
         runs.kind_from_id_prefix,
         runs.difficulty,
-        runs.model,
+        runs.model as model_raw,
         runs.with_brain,
         runs.with_plan,
         runs.change,
@@ -75,10 +75,16 @@ joined as (
     from runs
     left join assertions on runs.run_key = assertions.run_key
     left join misses on runs.run_key = misses.run_key
-)
+),
+
+-- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
+names as {{ model_name_map('joined', 'model_raw', ref('model_aliases')) }}
 
 select
-    *,
-    cast(change_assertions_passed as double) / nullif(change_assertions_total, 0) as assertion_pass_share,
-    (change = 1.0 and regress < 1.0) as done_but_broke
+    joined.*,
+    names.model,
+    cast(joined.change_assertions_passed as double) / nullif(joined.change_assertions_total, 0) as assertion_pass_share,
+    (joined.change = 1.0 and joined.regress < 1.0) as done_but_broke
 from joined
+left join names
+    on joined.model_raw = names.model_raw

@@ -63,7 +63,7 @@ layers as (
 ),
 
 -- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
-names as {{ model_name_map('layers', 'model') }}
+names as {{ model_name_map('layers', 'model', ref('model_aliases')) }}
 
 select
     l.measurement_key,

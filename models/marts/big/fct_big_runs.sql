@@ -3,7 +3,7 @@
     materialized='incremental',
     incremental_strategy='append',
     on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
+    pre_hook="{{ delete_unloaded_pairs(ref('int_big__runs')) }}"
 ) }}
 
 with
@@ -11,18 +11,6 @@ with
 runs as (
     select int_runs.* from {{ ref('int_big__runs') }} as int_runs
     {{ only_new_pairs('int_runs') }}
-),
-
--- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
-names as {{ model_name_map('runs', 'model') }},
-
-named as (
-    select
-        runs_raw.*,
-        names.model as model_normalised
-    from runs as runs_raw
-    left join names
-        on runs_raw.model = names.model_raw
 )
 
 select
@@ -31,8 +19,8 @@ select
     cast(scenario_name as varchar) as scenario_name,
     cast(kind as varchar) as kind,
     cast(kind_raw as varchar) as kind_raw,
-    cast(model_normalised as varchar) as model,
-    cast(model as varchar) as model_raw,
+    cast(model as varchar) as model,
+    cast(model_raw as varchar) as model_raw,
     cast(with_brain as boolean) as with_brain,
     cast(with_plan as boolean) as with_plan,
     cast(difficulty as integer) as difficulty,
@@ -54,4 +42,4 @@ select
     cast(source_line as bigint) as source_line,
     cast(load_id as varchar) as load_id,
     cast(record_sha256 as varchar) as record_sha256
-from named
+from runs

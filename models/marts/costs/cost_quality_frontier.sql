@@ -1,5 +1,5 @@
 {#-
-  Cost and quality per arm of every comparable stratum (int_cost_quality__units: brownfield kind x
+  Cost and quality per arm of every comparable stratum (int_costs__quality_units: brownfield kind x
   configuration, coder-eval run x variant, matrix turn type / evidence class x cell), on one row:
   - quality: the success rate over the units with an outcome, clustered Wilson interval (t(C-1));
   - cost: the mean best-known cost per unit with its clustered t(C-1) interval (lower bound 0), over
@@ -13,7 +13,7 @@
     plot without intervals would show, for contrast.
 -#}
 with units as (
-    select * from {{ ref('int_cost_quality__units') }}
+    select * from {{ ref('int_costs__quality_units') }}
 ),
 
 -- one row per (arm, cluster): the cluster totals of the clustered SEs and of the ratio's variances

@@ -6,7 +6,7 @@ with measurements as (
     select * from {{ ref('int_layered__measurements') }}
 ),
 
-names as {{ model_name_map('measurements', 'measured_model') }}
+names as {{ model_name_map('measurements', 'measured_model', ref('model_aliases')) }}
 
 select
     m.measurement_key,

@@ -7,7 +7,7 @@ with turns as (
     select * from {{ ref('int_matrix__turns') }}
 ),
 
-names as {{ model_name_map('turns', 'model') }}
+names as {{ model_name_map('turns', 'model', ref('model_aliases')) }}
 
 select
     t.turn_key,

@@ -3,7 +3,7 @@ with source as (
 ),
 
 results as (
-    {{ ce_task_doc_elements_select('source', [
+    {{ coder_eval_task_doc_elements_select('source', [
         ('success', 'success_criteria_results'),
         ('post_failure', 'post_failure_criteria_results'),
     ], 'result_phase', 'criterion_index', 'result_json') }}
@@ -18,7 +18,7 @@ typed as (
 )
 
 select
-    {{ ce_replicate_identity('t') }},
+    {{ coder_eval_replicate_identity('t') }},
     t.result_phase,
     t.criterion_index,
     coalesce(
@@ -32,18 +32,18 @@ select
     t.result_kind_stored is null as is_result_kind_inferred,
     t.criterion_type,
     {{ json_text('t.result_json', '$.description') }} as criterion_description,
-    {{ ce_typed('t.result_json', '$.score', 'double') }} as score,
+    {{ coder_eval_typed('t.result_json', '$.score', 'double') }} as score,
     {{ json_text('t.result_json', '$.details') }} as details,
     {{ json_text('t.result_json', '$.error') }} as error,
     coalesce({{ json_text('t.result_json', '$.evaluation_status') }}, 'evaluated') as evaluation_status,
     not{{ json_has('t.result_json', '$.evaluation_status') }} as is_evaluation_status_defaulted,
-    coalesce({{ ce_typed('t.result_json', '$.pass_threshold', 'double') }}, 0.9) as pass_threshold,
-    coalesce({{ ce_typed('t.result_json', '$.gating', 'boolean') }}, true) as gating,
+    coalesce({{ coder_eval_typed('t.result_json', '$.pass_threshold', 'double') }}, 0.9) as pass_threshold,
+    coalesce({{ coder_eval_typed('t.result_json', '$.gating', 'boolean') }}, true) as gating,
     not{{ json_has('t.result_json', '$.gating') }} as is_gating_defaulted,
     {{ json_array_length('t.result_json', '$.findings') }} as n_findings,
-    {{ ce_token_usage_columns('t.result_json', '$.token_usage', 'judge_') }},
+    {{ coder_eval_token_usage_columns('t.result_json', '$.token_usage', 'judge_') }},
     {{ json_text('t.result_json', '$.transcript_path') }} as transcript_path,
     {{ json_text('t.result_json', '$.observed_label') }} as observed_label,
     {{ json_text('t.result_json', '$.expected_label') }} as expected_label,
-    {{ ce_provenance('t') }}
+    {{ coder_eval_provenance('t') }}
 from typed as t

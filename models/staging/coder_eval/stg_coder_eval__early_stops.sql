@@ -8,20 +8,20 @@ select
     d.variant_id,
     coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
     d.replicate_index,
-    {{ ce_is_object('d.document', '$.early_stop') }} as stopped_early,
+    {{ coder_eval_is_object('d.document', '$.early_stop') }} as stopped_early,
     {{ json_text('d.document', '$.early_stop.reason') }} as early_stop_reason,
     {{ json_text('d.document', '$.early_stop.deciding_criterion_type') }} as deciding_criterion_type,
     {{ json_text('d.document', '$.early_stop.deciding_criterion_description') }} as deciding_criterion_description,
     {{ json_array_length('d.document', '$.early_stop.armed_criteria') }} as n_armed_criteria,
-    {{ ce_typed('d.document', '$.early_stop.sdk_turn_index', 'integer') }} as sdk_turn_index,
-    {{ ce_typed('d.document', '$.early_stop.tool_call_index', 'integer') }} as tool_call_index,
-    {{ ce_typed('d.document', '$.early_stop.elapsed_seconds', 'double') }} as elapsed_seconds,
-    {{ ce_typed('d.document', '$.early_stop.turns_remaining_at_stop', 'integer') }} as turns_remaining_at_stop,
-    case when {{ ce_is_object('d.document', '$.early_stop') }}
-            then coalesce({{ ce_typed('d.document', '$.early_stop.gate_threshold', 'double') }}, 1.0)
+    {{ coder_eval_typed('d.document', '$.early_stop.sdk_turn_index', 'integer') }} as sdk_turn_index,
+    {{ coder_eval_typed('d.document', '$.early_stop.tool_call_index', 'integer') }} as tool_call_index,
+    {{ coder_eval_typed('d.document', '$.early_stop.elapsed_seconds', 'double') }} as elapsed_seconds,
+    {{ coder_eval_typed('d.document', '$.early_stop.turns_remaining_at_stop', 'integer') }} as turns_remaining_at_stop,
+    case when {{ coder_eval_is_object('d.document', '$.early_stop') }}
+            then coalesce({{ coder_eval_typed('d.document', '$.early_stop.gate_threshold', 'double') }}, 1.0)
     end as gate_threshold,
     d.source_file,
     d.load_id,
     d.document_sha256
 from source as d
-where {{ ce_is_object('d.document', '$.early_stop') }}
+where {{ coder_eval_is_object('d.document', '$.early_stop') }}

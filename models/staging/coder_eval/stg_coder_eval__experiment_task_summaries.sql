@@ -7,13 +7,13 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d') }},
+    {{ coder_eval_report_provenance('d') }},
     ts.position as summary_position,
     {{ json_array_length('ts.value', '$.variant_results') }} as n_variant_results,
-    {{ ce_typed_block('ts.value', fields) }}
+    {{ coder_eval_typed_block('ts.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.task_summaries', 'ts') }}

@@ -13,15 +13,15 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d') }},
+    {{ coder_eval_report_provenance('d') }},
     ts.position as summary_position,
     vr.position as result_position,
     {{ json_text('ts.value', '$.task_id') }} as summary_task_id,
-    {{ ce_typed_block('vr.value', fields) }}
+    {{ coder_eval_typed_block('vr.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.task_summaries', 'ts') }}
 {{ json_each('ts.value', '$.variant_results', 'vr') }}

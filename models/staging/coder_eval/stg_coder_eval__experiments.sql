@@ -6,13 +6,13 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d') }},
+    {{ coder_eval_report_provenance('d') }},
     {{ json_array_length('d.document', '$.variant_ids') }} as n_variant_ids,
     {{ json_array_length('d.document', '$.task_summaries') }} as n_task_summaries,
     {{ json_has('d.document', '$.per_replicate_scores') }} as has_per_replicate_scores_key,
-    {{ ce_typed_block('d.document', fields) }}
+    {{ coder_eval_typed_block('d.document', fields) }}
 from source as d

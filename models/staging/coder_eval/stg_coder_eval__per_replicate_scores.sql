@@ -1,5 +1,5 @@
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_experiment_docs') }}
+    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
 )
 
 select

@@ -3,21 +3,21 @@ with source as (
 ),
 
 results as (
-    {{ ce_task_doc_elements_select('source', [
+    {{ coder_eval_task_doc_elements_select('source', [
         ('pre_run', 'pre_run_results'),
         ('post_run', 'post_run_results'),
     ], 'run_phase', 'result_index', 'result_json') }}
 )
 
 select
-    {{ ce_replicate_identity('r') }},
+    {{ coder_eval_replicate_identity('r') }},
     r.run_phase,
     r.result_index,
     {{ json_text('r.result_json', '$.command') }} as command,
-    {{ ce_typed('r.result_json', '$.exit_code', 'integer') }} as exit_code,
+    {{ coder_eval_typed('r.result_json', '$.exit_code', 'integer') }} as exit_code,
     {{ json_text('r.result_json', '$.stdout') }} as stdout,
     {{ json_text('r.result_json', '$.stderr') }} as stderr,
-    coalesce({{ ce_typed('r.result_json', '$.duration_seconds', 'double') }}, 0.0) as duration_seconds,
+    coalesce({{ coder_eval_typed('r.result_json', '$.duration_seconds', 'double') }}, 0.0) as duration_seconds,
     {{ json_text('r.result_json', '$.error') }} as error,
-    {{ ce_provenance('r') }}
+    {{ coder_eval_provenance('r') }}
 from results as r

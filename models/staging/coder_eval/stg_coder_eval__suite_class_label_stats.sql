@@ -7,14 +7,14 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_suite_docs') }}
+    select * from {{ source('coder_eval', 'ce_suite_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
+    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
     ca.position as aggregate_position,
     pl.position,
-    {{ ce_typed_block('pl.value', fields) }}
+    {{ coder_eval_typed_block('pl.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
 {{ json_each('ca.value', '$.details.per_label', 'pl') }}

@@ -11,13 +11,13 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_suite_docs') }}
+    select * from {{ source('coder_eval', 'ce_suite_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
+    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
     ca.position as aggregate_position,
     {{ json_array_length('ca.value', '$.threshold_checks') }} as n_threshold_checks,
-    {{ ce_typed_block('ca.value', fields) }}
+    {{ coder_eval_typed_block('ca.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.criterion_aggregates', 'ca') }}

@@ -6,12 +6,12 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_suite_docs') }}
+    select * from {{ source('coder_eval', 'ce_suite_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
+    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
     cs.position,
-    {{ ce_typed_block('cs.value', fields) }}
+    {{ coder_eval_typed_block('cs.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.criterion_stats', 'cs') }}

@@ -10,12 +10,12 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_suite_docs') }}
+    select * from {{ source('coder_eval', 'ce_suite_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
+    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
     fs.position,
-    {{ ce_typed_block('fs.value', fields) }}
+    {{ coder_eval_typed_block('fs.value', fields) }}
 from source as d
 {{ json_each('d.document', '$.failed_samples', 'fs') }}

@@ -13,13 +13,13 @@
 ] -%}
 
 with source as (
-    select * from {{ source('coder_eval_reports', 'ce_suite_docs') }}
+    select * from {{ source('coder_eval', 'ce_suite_docs') }}
 )
 
 select
-    {{ ce_report_provenance('d', ['variant_id', 'suite_id']) }},
+    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
     {{ json_array_length('d.document', '$.criterion_stats') }} as n_criterion_stats,
     {{ json_array_length('d.document', '$.failed_samples') }} as n_failed_samples,
     {{ json_array_length('d.document', '$.criterion_aggregates') }} as n_criterion_aggregates,
-    {{ ce_typed_block('d.document', fields) }}
+    {{ coder_eval_typed_block('d.document', fields) }}
 from source as d

@@ -1,1 +1,1 @@
-{{ ce_evaluation_result_select(source('coder_eval', 'ce_task_docs')) }}
+{{ coder_eval_evaluation_result_select(source('coder_eval', 'ce_task_docs')) }}

@@ -8,11 +8,11 @@ with source as (
 ),
 
 iterations as (
-    {{ ce_iterations_select(source('coder_eval', 'ce_task_docs')) }}
+    select * from {{ ref('base_coder_eval__task_iterations') }}
 ),
 
 criteria as (
-    {{ ce_task_doc_elements_select('source', [
+    {{ coder_eval_task_doc_elements_select('source', [
         ('success', 'success_criteria_results'),
         ('post_failure', 'post_failure_criteria_results'),
     ], 'result_phase', 'criterion_index', 'result_json') }}
@@ -28,31 +28,31 @@ select
     cast(null as bigint) as iteration_index,
     cast(null as varchar) as result_phase,
     cast(null as bigint) as criterion_index,
-    {{ ce_token_usage_columns('d.document', '$.total_token_usage', '') }},
+    {{ coder_eval_token_usage_columns('d.document', '$.total_token_usage', '') }},
     d.source_file,
     d.load_id,
     d.document_sha256
 from source as d
-where {{ ce_is_object('d.document', '$.total_token_usage') }}
+where {{ coder_eval_is_object('d.document', '$.total_token_usage') }}
 union all
 select
-    {{ ce_replicate_identity('i') }},
+    {{ coder_eval_replicate_identity('i') }},
     'turn' as usage_scope,
     i.iteration_index,
     cast(null as varchar) as result_phase,
     cast(null as bigint) as criterion_index,
-    {{ ce_token_usage_columns('i.iteration_json', '$.token_usage', '') }},
-    {{ ce_provenance('i') }}
+    {{ coder_eval_token_usage_columns('i.iteration_json', '$.token_usage', '') }},
+    {{ coder_eval_provenance('i') }}
 from iterations as i
-where {{ ce_is_object('i.iteration_json', '$.token_usage') }}
+where {{ coder_eval_is_object('i.iteration_json', '$.token_usage') }}
 union all
 select
-    {{ ce_replicate_identity('c') }},
+    {{ coder_eval_replicate_identity('c') }},
     'judge_result' as usage_scope,
     cast(null as bigint) as iteration_index,
     c.result_phase,
     c.criterion_index,
-    {{ ce_token_usage_columns('c.result_json', '$.token_usage', '') }},
-    {{ ce_provenance('c') }}
+    {{ coder_eval_token_usage_columns('c.result_json', '$.token_usage', '') }},
+    {{ coder_eval_provenance('c') }}
 from criteria as c
-where {{ ce_is_object('c.result_json', '$.token_usage') }}
+where {{ coder_eval_is_object('c.result_json', '$.token_usage') }}

@@ -1,1 +1,0 @@
-{{ ce_v_task_fold(['run_id', 'variant_id', 'system_prompt_regime']) }}

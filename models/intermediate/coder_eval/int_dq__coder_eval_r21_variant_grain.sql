@@ -1,0 +1,35 @@
+-- R21 findings: a stored variant.json / experiment.json `variant_aggregates` value that differs
+-- from the replicate-grain recomputation BECAUSE it is task grain (worst-of-replicates folding,
+-- pass^k): it matches the task-grain recomputation. Not an error in the file, but a number that
+-- must never be read as a replicate-grain rate. One row per document; detail lists each field.
+with findings as (
+    select
+        c.source_file,
+        c.document_kind,
+        c.variant_id,
+        c.field_name,
+        concat(
+            c.document_kind, ' variant ', c.variant_id, ': ', c.field_name, ' = ',
+            coalesce(cast(c.stored_value as varchar), 'null'),
+            ' is TASK grain (worst-of-replicates folding; recomputed task grain = ',
+            coalesce(cast(c.task_grain_value as varchar), 'null'),
+            ') while the replicate-grain value is ',
+            coalesce(cast(c.replicate_grain_value as varchar), 'null'),
+            case
+                when c.replicate_grain_value is null and c.stored_value is not null
+                    then ' (nothing measured at replicate grain; folding turned unscored rows into 0.0)'
+                else ''
+            end
+        ) as detail
+    from {{ ref('int_coder_eval__variant_json_checks') }} as c
+    where c.explanation = 'grain'
+)
+
+select
+    'R21' as rule_id,
+    'coder_eval' as source_family,
+    f.source_file,
+    cast(null as bigint) as source_line,
+    {{ ordered_string_agg('f.detail', '; ', 'f.document_kind, f.variant_id, f.field_name') }} as detail
+from findings as f
+group by f.source_file

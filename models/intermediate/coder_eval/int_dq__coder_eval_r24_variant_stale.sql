@@ -1,0 +1,74 @@
+-- R24 findings: stored variant.json / experiment.json aggregates that disagree with what the
+-- replicate rows say NOW at every grain (stale after a detached grade, or an older writer's
+-- formula). They are flagged here and in coder_eval_variant_rates.variant_json_is_stale, never preferred.
+-- One row per document; detail lists every stale VariantAggregate field, experiment
+-- VariantResult and per_replicate_scores list.
+with aggregate_fields as (
+    select
+        c.source_file,
+        concat(c.document_kind, ' variant ', c.variant_id, ' ', c.field_name) as sort_key,
+        concat(
+            c.document_kind, ' variant ', c.variant_id, ': ', c.field_name, ' = ',
+            coalesce(cast(c.stored_value as varchar), 'null'),
+            case
+                when not c.has_replicates then ' but no replicate rows exist for this variant'
+                else concat(
+                        ' is stale: the replicate rows now give ',
+                        coalesce(cast(c.task_grain_value as varchar), 'null'), ' at task grain and ',
+                        coalesce(cast(c.replicate_grain_value as varchar), 'null'), ' at replicate grain'
+                    )
+            end
+        ) as detail
+    from {{ ref('int_coder_eval__variant_json_checks') }} as c
+    where c.explanation = 'stale'
+),
+
+variant_results as (
+    select
+        e.source_file,
+        concat('experiment.json task ', e.task_id, ' variant ', e.variant_id) as sort_key,
+        concat(
+            'experiment.json task_summaries[', cast(e.summary_position as varchar), '] ', e.task_id,
+            ' variant ', e.variant_id, ': stored final_status ', coalesce(e.final_status_stored, 'null'),
+            ', weighted_score ', coalesce(cast(e.weighted_score_stored as varchar), 'null'),
+            case
+                when not e.has_replicates then ' but no replicate rows exist for this task'
+                else concat(
+                        ' is stale: the replicates now fold to ', coalesce(e.final_status_recomputed, 'null'),
+                        ', ', coalesce(cast(e.weighted_score_recomputed as varchar), 'null')
+                    )
+            end
+        ) as detail
+    from {{ ref('int_coder_eval__experiment_result_checks') }} as e
+    where e.is_stale
+),
+
+score_lists as (
+    select
+        p.source_file,
+        concat('experiment.json scores ', p.variant_id, ' ', p.task_id) as sort_key,
+        concat(
+            'experiment.json per_replicate_scores[', p.variant_id, '][', p.task_id, ']: ',
+            cast(p.n_scores_stored as varchar), ' stored scores vs ', cast(p.n_scores_recomputed as varchar),
+            ' measured replicate scores now; ', cast(p.n_scores_differing as varchar), ' differ (stale)'
+        ) as detail
+    from {{ ref('int_coder_eval__per_replicate_score_checks') }} as p
+    where p.is_stale
+),
+
+findings as (
+    select * from aggregate_fields
+    union all
+    select * from variant_results
+    union all
+    select * from score_lists
+)
+
+select
+    'R24' as rule_id,
+    'coder_eval' as source_family,
+    f.source_file,
+    cast(null as bigint) as source_line,
+    {{ ordered_string_agg('f.detail', '; ', 'f.sort_key') }} as detail
+from findings as f
+group by f.source_file

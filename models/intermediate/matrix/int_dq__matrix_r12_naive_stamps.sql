@@ -1,0 +1,19 @@
+{#-
+  R12 guard (what the logs claim): one row per matrix turn whose stamp is missing, does not parse, or is naive
+  (no UTC offset; read as UTC), so the stamp ranges that include it are uncertain.
+-#}
+with
+
+turns as (
+    select * from {{ ref('stg_matrix__turns') }}
+)
+
+select
+    'R12' as rule_id,
+    'matrix' as source_family,
+    t.source_file,
+    t.source_line,
+    {{ naive_stamp_detail('t') }} as detail
+from turns as t
+-- a foreign record (not one of the family's) is its own finding (int_dq__matrix_foreign_records), not a stamp problem
+where (t.stamp is null or t.stamp_is_naive) and not coalesce(t.is_foreign_record, false)

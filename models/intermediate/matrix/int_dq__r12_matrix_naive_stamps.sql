@@ -1,5 +1,0 @@
-{#-
-  R12 guard (what the logs claim): one row per matrix turn whose stamp is missing, does not parse, or is naive
-  (no UTC offset; read as UTC), so the stamp ranges that include it are uncertain.
--#}
-{{ naive_stamp_findings(ref('stg_matrix__turns'), 'matrix', skip_foreign=true) }}

@@ -1,0 +1,92 @@
+{#-
+  pass@k and pass^k per (run, variant, system-prompt regime, k), k = 1 .. the most graded replicates of
+  any task: for a task with n graded replicates of which c succeeded (k <= n),
+    pass@k = 1 - C(n - c, k) / C(n, k)   (the unbiased estimator of Chen et al. 2021: at least one of k
+                                           replicates passes)
+    pass^k = C(c, k) / C(n, k)            (Yao et al. 2024: all k replicates pass)
+  averaged over the tasks with at least k graded replicates. The task is the cluster (one value per
+  task): the interval is the unit-range clustered-mean interval with t(C-1). At k = n for every task,
+  pass^k is the all-replicates-pass rate (coder_eval_variant_rates.all_replicates_pass_rate).
+-#}
+with folds as (
+    select * from {{ ref('int_coder_eval__regime_task_folds') }}
+    where n_graded > 0
+),
+
+numbered as (
+    select
+        r.run_id,
+        r.variant_id,
+        r.system_prompt_regime,
+        row_number() over (
+            partition by r.run_id, r.variant_id, r.system_prompt_regime, r.task_id order by r.replicate_index
+        ) as k
+    from {{ ref('int_coder_eval__replicates') }} as r
+    where r.is_graded
+),
+
+ks as (
+    select distinct
+        n.run_id,
+        n.variant_id,
+        n.system_prompt_regime,
+        n.k
+    from numbered as n
+),
+
+per_task as (
+    select
+        f.run_id,
+        f.variant_id,
+        f.system_prompt_regime,
+        k.k,
+        f.task_id,
+        f.n_graded,
+        f.n_succeeded,
+        1 - {{ stats_comb_ratio('f.n_graded - f.n_succeeded', 'f.n_graded', 'k.k') }} as pass_at_k,
+        {{ stats_comb_ratio('f.n_succeeded', 'f.n_graded', 'k.k') }} as pass_hat_k,
+        f.first_started_at,
+        f.last_started_at
+    from folds as f
+    inner join ks as k
+        on
+            f.run_id = k.run_id
+            and f.variant_id = k.variant_id
+            and f.system_prompt_regime is not distinct from k.system_prompt_regime
+            and f.n_graded >= k.k
+),
+
+strata as (
+    select
+        p.run_id,
+        p.variant_id,
+        p.system_prompt_regime,
+        p.k,
+        count(*) as n_tasks,
+        sum(p.n_graded) as n_graded,
+        avg(p.pass_at_k) as pass_at_k,
+        {{ cluster_se('p.pass_at_k', '1') }} as pass_at_k_se,
+        avg(p.pass_hat_k) as pass_hat_k,
+        {{ cluster_se('p.pass_hat_k', '1') }} as pass_hat_k_se,
+        min(p.first_started_at) as first_stamp,
+        max(p.last_started_at) as last_stamp
+    from per_task as p
+    group by p.run_id, p.variant_id, p.system_prompt_regime, p.k
+)
+
+select
+    s.run_id,
+    s.variant_id,
+    s.system_prompt_regime,
+    cast(s.k as bigint) as k,
+    cast(s.n_tasks as bigint) as n_tasks,
+    cast(s.n_graded as bigint) as n_graded,
+    cast(s.n_tasks as bigint) as n_clusters,
+    s.pass_at_k,
+    {{ mean_interval_columns('s.pass_at_k', 's.pass_at_k_se', 'pass_at_k', 's.n_tasks', 's.n_tasks') }},
+    s.pass_hat_k,
+    {{ mean_interval_columns('s.pass_hat_k', 's.pass_hat_k_se', 'pass_hat_k', 's.n_tasks', 's.n_tasks') }},
+    cast({{ ci_null_reason('s.pass_at_k', 's.n_tasks') }} as varchar) as ci_reason,
+    s.first_stamp,
+    s.last_stamp
+from strata as s

@@ -1,0 +1,226 @@
+-- One row per (suite.json, threshold check); a suite without threshold checks gets one row with
+-- the check columns NULL. Suite columns are DATASET-ROW grain (replicate rows of a dataset-backed
+-- suite, R21): stored SuiteRollup counts next to counts recomputed from fct_coder_eval_replicates.
+-- Threshold checks: stored `passed` next to `passed` recomputed from the metrics the aggregator
+-- emitted; a check naming a metric the aggregator never emits (e.g. f1.macro vs macro_f1) is
+-- flagged in names_unemitted_metric.
+-- R25: the DATASET ROW (task_id) is the cluster (its replicates are not independent): pass_rate has
+-- the clustered Wilson interval (design-effect n, t(C-1)); average_weighted_score a cluster-robust
+-- SE and a t(C-1) interval clipped to [0, 1].
+with suites as (
+    select * from {{ ref('stg_coder_eval__suites') }}
+),
+
+rows_recomputed as (
+    select
+        r.run_id,
+        r.variant_id,
+        r.suite_id,
+        count(*) as rows_total,
+        sum(case when r.status_category = 'succeeded' then 1 else 0 end) as rows_passed,
+        sum(case when r.status_category = 'failed' then 1 else 0 end) as rows_failed,
+        sum(case when r.status_category = 'error' then 1 else 0 end) as rows_error,
+        sum(case when r.status_category = 'ungraded' then 1 else 0 end) as rows_not_graded,
+        sum(case when r.is_measured then 1 else 0 end) as rows_measured,
+        avg(r.weighted_score) as average_weighted_score,
+        count(distinct r.task_id) as n_dataset_rows,
+        min(r.started_at) as first_started_at,
+        max(r.started_at) as last_started_at
+    from {{ ref('int_coder_eval__replicates') }} as r
+    where r.suite_id is not null
+    group by r.run_id, r.variant_id, r.suite_id
+),
+
+-- R25: one row per (run, variant, suite, dataset row = task_id): the cluster of the clustered SE of
+-- average_weighted_score (a dataset row's replicates are not independent)
+row_clusters as (
+    select
+        r.run_id,
+        r.variant_id,
+        r.suite_id,
+        r.task_id,
+        sum(r.weighted_score) as cluster_sum,
+        count(r.weighted_score) as cluster_n,
+        sum(case when r.status_category = 'succeeded' then 1 else 0 end) as cluster_passed,
+        sum(case when r.status_category <> 'ungraded' then 1 else 0 end) as cluster_graded
+    from {{ ref('int_coder_eval__replicates') }} as r
+    where r.suite_id is not null
+    group by r.run_id, r.variant_id, r.suite_id, r.task_id
+),
+
+clustered as (
+    select
+        c.run_id,
+        c.variant_id,
+        c.suite_id,
+        count(*) filter (where c.cluster_n > 0) as n_clusters,
+        {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_weighted_score_se,
+        count(*) filter (where c.cluster_graded > 0) as n_pass_rate_clusters,
+        {{ cluster_se('c.cluster_passed', 'c.cluster_graded') }} as pass_rate_se
+    from row_clusters as c
+    group by c.run_id, c.variant_id, c.suite_id
+),
+
+metrics as (
+    select * from {{ ref('stg_coder_eval__suite_criterion_metrics') }}
+),
+
+checks as (
+    select
+        t.source_file,
+        t.aggregate_position,
+        t.position as check_position,
+        t.criterion_type,
+        t.criterion_description,
+        t.metric,
+        t.min_value,
+        t.actual_value,
+        t.passed_stored,
+        m.metric_name is not null as metric_emitted,
+        m.metric_value as metric_value_emitted
+    from {{ ref('stg_coder_eval__suite_threshold_checks') }} as t
+    left join metrics as m
+        on
+            t.source_file = m.source_file
+            and t.aggregate_position = m.aggregate_position
+            and t.metric = m.metric_name
+),
+
+suite_rows as (
+    select
+        s.source_file,
+        s.run_id,
+        coalesce(s.variant_id, s.dir_variant_id) as variant_id,
+        coalesce(s.suite_id, s.dir_suite_id) as suite_id,
+        s.rows_total as rows_total_stored,
+        s.rows_passed as rows_passed_stored,
+        s.rows_failed as rows_failed_stored,
+        s.rows_error as rows_error_stored,
+        s.rows_not_graded as rows_not_graded_stored,
+        s.pass_rate_stored,
+        s.average_weighted_score as average_weighted_score_stored,
+        s.passed as suite_passed_stored,
+        coalesce(r.rows_total, 0) as rows_total,
+        coalesce(r.rows_passed, 0) as rows_passed,
+        coalesce(r.rows_failed, 0) as rows_failed,
+        coalesce(r.rows_error, 0) as rows_error,
+        coalesce(r.rows_not_graded, 0) as rows_not_graded,
+        coalesce(r.rows_measured, 0) as rows_measured,
+        coalesce(r.n_dataset_rows, 0) as n_dataset_rows,
+        r.average_weighted_score,
+        coalesce(k.n_clusters, 0) as n_clusters,
+        k.average_weighted_score_se,
+        coalesce(k.n_pass_rate_clusters, 0) as n_pass_rate_clusters,
+        k.pass_rate_se,
+        r.first_started_at,
+        r.last_started_at
+    from suites as s
+    left join rows_recomputed as r
+        on
+            s.run_id = r.run_id
+            and coalesce(s.variant_id, s.dir_variant_id) = r.variant_id
+            and coalesce(s.suite_id, s.dir_suite_id) = r.suite_id
+    left join clustered as k
+        on
+            r.run_id = k.run_id
+            and r.variant_id = k.variant_id
+            and r.suite_id = k.suite_id
+),
+
+rated as (
+    select
+        u.*,
+        u.rows_total - u.rows_not_graded as rows_graded,
+        case
+            when u.rows_not_graded > 0 and u.rows_measured = 0 then null
+            when u.rows_total - u.rows_not_graded = 0 then null
+            else cast(u.rows_passed as double) / (u.rows_total - u.rows_not_graded)
+        end as pass_rate
+    from suite_rows as u
+),
+
+aggregate_pass as (
+    -- an aggregate passes when it has no error (a stub from an aggregate() that returned None
+    -- fails) and every one of its threshold checks passes on the emitted metrics
+    select
+        a.source_file,
+        a.aggregate_position,
+        a.error is null and coalesce(bool_and(coalesce(c.metric_value_emitted >= c.min_value, false)), true)
+            as aggregate_passed
+    from {{ ref('stg_coder_eval__suite_criterion_aggregates') }} as a
+    left join checks as c
+        on a.source_file = c.source_file and a.aggregate_position = c.aggregate_position
+    group by a.source_file, a.aggregate_position, a.error
+),
+
+suite_pass as (
+    select
+        p.source_file,
+        bool_and(p.aggregate_passed) as all_checks_passed
+    from aggregate_pass as p
+    group by p.source_file
+)
+
+select
+    u.run_id,
+    u.variant_id,
+    u.suite_id,
+    u.source_file,
+    cast(u.rows_total_stored as bigint) as rows_total_stored,
+    cast(u.rows_passed_stored as bigint) as rows_passed_stored,
+    cast(u.rows_failed_stored as bigint) as rows_failed_stored,
+    cast(u.rows_error_stored as bigint) as rows_error_stored,
+    cast(u.rows_not_graded_stored as bigint) as rows_not_graded_stored,
+    u.pass_rate_stored,
+    u.average_weighted_score_stored,
+    u.suite_passed_stored,
+    cast(u.rows_total as bigint) as rows_total,
+    cast(u.rows_passed as bigint) as rows_passed,
+    cast(u.rows_failed as bigint) as rows_failed,
+    cast(u.rows_error as bigint) as rows_error,
+    cast(u.rows_not_graded as bigint) as rows_not_graded,
+    cast(u.rows_graded as bigint) as rows_graded,
+    cast(u.rows_measured as bigint) as rows_measured,
+    cast(u.n_dataset_rows as bigint) as n_dataset_rows,
+    u.pass_rate,
+    {{ clustered_rate_interval_columns('u.pass_rate', 'u.rows_passed', 'u.rows_graded', 'u.pass_rate_se',
+                                       'u.n_pass_rate_clusters', 'pass_rate') }},
+    cast({{ ci_null_reason('u.pass_rate', 'u.n_pass_rate_clusters') }} as varchar) as pass_rate_ci_reason,
+    cast(u.n_pass_rate_clusters as bigint) as n_pass_rate_clusters,
+    u.average_weighted_score,
+    {{ mean_interval_columns('u.average_weighted_score', 'u.average_weighted_score_se', 'average_weighted_score',
+                             'u.n_clusters', 'u.rows_measured', widen_to_mean=true) }},
+    cast({{ ci_null_reason('u.average_weighted_score', 'u.n_clusters') }} as varchar) as average_weighted_score_ci_reason,
+    cast(u.n_clusters as bigint) as n_clusters,
+    u.rows_total > 0 as rows_found,
+    case
+        when u.rows_total > 0 then
+            u.rows_total = u.rows_total_stored
+            and u.rows_passed = u.rows_passed_stored
+            and u.rows_failed = u.rows_failed_stored
+            and u.rows_error = u.rows_error_stored
+            and u.rows_not_graded = u.rows_not_graded_stored
+    end as counts_consistent,
+    case
+        when u.rows_total > 0 then coalesce({{ coder_eval_variant_same('u.pass_rate', 'u.pass_rate_stored') }}, false)
+    end as pass_rate_consistent,
+    coalesce(sp.all_checks_passed, true) as suite_passed_recomputed,
+    c.aggregate_position,
+    c.check_position,
+    c.criterion_type,
+    c.criterion_description,
+    c.metric,
+    c.min_value,
+    c.actual_value as actual_value_stored,
+    c.metric_emitted,
+    c.metric_value_emitted,
+    c.passed_stored,
+    case when c.metric is not null then coalesce(c.metric_value_emitted >= c.min_value, false) end as passed_recomputed,
+    case when c.metric is not null then not c.metric_emitted end as names_unemitted_metric,
+    u.first_started_at as first_stamp,
+    u.last_started_at as last_stamp
+from rated as u
+left join checks as c
+    on u.source_file = c.source_file
+left join suite_pass as sp
+    on u.source_file = sp.source_file
