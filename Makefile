@@ -61,7 +61,7 @@ generate: $(STAMP)
 # the README's figure: the demo's report, one figure of it copied into docs/img
 readme-figure: $(STAMP)
 	$(BIN)/evalhouse demo
-	cp report/figures/coder_eval_variant_rates.svg docs/img/report_ce_variant_rates.svg
+	cp report/figures/coder_eval_variant_rates.svg docs/img/report_coder_eval_variant_rates.svg
 
 lint: $(STAMP)
 	$(BIN)/ruff check evalhouse tests scripts

@@ -27,7 +27,7 @@ from evalhouse.load import load_paths
 from helpers import FIXTURES, dbt, fresh_db, query, run_results
 
 CORPUS = FIXTURES / "coder_eval"
-MY_MODELS = ("+coder_eval_variant_rates +coder_eval_variant_comparisons +coder_eval_suite_results "
+MY_MODELS = ("+fct_coder_eval_replicates +coder_eval_variant_rates +coder_eval_variant_comparisons +coder_eval_suite_results "
              "+int_dq__coder_eval_r21_variant_grain +int_dq__coder_eval_r24_variant_stale").split()
 ERROR_TESTS = ["r17_coder_eval_variant_average_score", "r20_coder_eval_variant_rates_single_regime",
                "r20_coder_eval_variant_comparisons_single_regime", "r21_coder_eval_variant_rates_grains",

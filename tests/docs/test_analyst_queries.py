@@ -49,3 +49,26 @@ def test_analyst_query_runs_and_returns_rows(docs_build, title, columns, sql):
         con.close()
     assert names == columns, f"{title}: columns {names}"
     assert rows, f"{title}: no rows on the demo warehouse"
+
+
+def test_old_mart_names_read_the_same_rows_as_the_canonical_marts(docs_build):
+    """docs/CONTRACT.md, "Canonical names": every renamed mart is still there under its old name, a view with
+    the canonical mart's columns and rows (a query written against v1 gets the same answer)."""
+    import sys
+    sys.path.insert(0, str(PROJECT_DIR / "scripts"))
+    from gen_mart_aliases import RENAMES
+    contract = (PROJECT_DIR / "docs" / "CONTRACT.md").read_text()
+    con = duckdb.connect(str(docs_build.db), read_only=True)
+    try:
+        for old, new in RENAMES.items():
+            assert f"| `{old}` | `{new}` |" in contract
+            kind = con.execute("select table_type from information_schema.tables where table_schema = 'marts' "
+                               "and table_name = ?", [old]).fetchall()
+            assert kind == [("VIEW",)], old
+            cols = [[r[0] for r in con.execute(f"select * from marts.{t} limit 0").description] for t in (old, new)]
+            assert cols[0] == cols[1], old
+            n_new = con.execute(f"select count(*) from marts.{new}").fetchone()[0]
+            n_both = con.execute(f"select count(*) from (select * from marts.{old} intersect all select * from marts.{new})").fetchone()[0]
+            assert n_new > 0 and n_both == n_new, (old, n_both, n_new)
+    finally:
+        con.close()

@@ -16,7 +16,7 @@ HARNESS = PROJECT_DIR / "integration_tests"
 
 MARTS = ["big_rates", "big_ablation_pairs", "matrix_pass_rates", "coder_eval_variant_rates", "coder_eval_variant_comparisons",
          "coder_eval_run_summaries", "coder_eval_suite_results", "coder_eval_criterion_stats", "layered_layer_costs", "fct_layered_measurements",
-         "big_model_pairs", "coder_eval_pass_at_k", "matrix_model_pairs", "layered_router_pairs", "layered_pipeline_pass_rates"]
+         "big_model_pairs", "coder_eval_pass_at_k", "fct_coder_eval_replicates", "fct_big_runs", "fct_matrix_turns", "matrix_model_pairs", "layered_router_pairs", "layered_pipeline_pass_rates"]
 
 
 @pytest.fixture(scope="session")

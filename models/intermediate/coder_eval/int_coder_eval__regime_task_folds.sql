@@ -5,6 +5,8 @@
                      succeeded 2 < ungraded 3), first replicate_index on ties;
     folded score   = mean over the non-ungraded replicates of score_for_average (a None score on a
                      graded row counts 0.0, R17); NULL only when every replicate is ungraded.
+  variant_folded_status / _category: the variant-level (all regimes) worst replicate, on the one row
+  that holds it (NULL on the others), for int_coder_eval__variant_task_folds.
 -#}
 with replicates as (
     select * from {{ ref('int_coder_eval__replicates') }}
@@ -16,7 +18,12 @@ ranked as (
         row_number() over (
             partition by r.run_id, r.variant_id, r.system_prompt_regime, r.task_id
             order by r.worst_of_priority, r.replicate_index
-        ) as worst_rank
+        ) as worst_rank,
+        -- the worst replicate over ALL regimes of the variant: int_coder_eval__variant_task_folds rolls these up
+        row_number() over (
+            partition by r.run_id, r.variant_id, r.task_id
+            order by r.worst_of_priority, r.replicate_index
+        ) as variant_worst_rank
     from replicates as r
 ),
 
@@ -36,6 +43,8 @@ folded as (
         sum(case when r.is_graded then r.score_for_average end) as graded_score_sum,
         max(case when r.worst_rank = 1 then r.final_status end) as folded_status,
         max(case when r.worst_rank = 1 then r.status_category end) as folded_category,
+        max(case when r.variant_worst_rank = 1 then r.final_status end) as variant_folded_status,
+        max(case when r.variant_worst_rank = 1 then r.status_category end) as variant_folded_category,
         min(r.started_at) as first_started_at,
         max(r.started_at) as last_started_at
     from ranked as r

@@ -1,44 +1,36 @@
 {#-
-  One row per (run, variant, task) over all regimes: worst-of-replicates folding of replicate rows into one row per task, as coder-eval's
-  orchestration/experiment.py::_fold_replicates does it:
+  One row per (run, variant, task) over all regimes: the regime folds of int_coder_eval__regime_task_folds
+  rolled up, which is worst-of-replicates folding over every replicate of the task, as coder-eval's
+  orchestration/experiment.py::_fold_replicates does it for variant.json / experiment.json:
     folded status  = the replicate status with the lowest worst_of_priority (error 0 < failed 1 <
-                     succeeded 2 < ungraded 3), first replicate_index on ties;
+                     succeeded 2 < ungraded 3), first replicate_index on ties (carried by the regime fold
+                     that holds that replicate);
     folded score   = mean over the non-ungraded replicates of score_for_average (a None score on a
                      graded row counts 0.0, R17); NULL only when every replicate is ungraded.
 -#}
-with replicates as (
-    select * from {{ ref('int_coder_eval__replicates') }}
-),
-
-ranked as (
-    select
-        r.*,
-        row_number() over (
-            partition by r.run_id, r.variant_id, r.task_id
-            order by r.worst_of_priority, r.replicate_index
-        ) as worst_rank
-    from replicates as r
+with regime_folds as (
+    select * from {{ ref('int_coder_eval__regime_task_folds') }}
 ),
 
 folded as (
     select
-        r.run_id,
-        r.variant_id,
-        r.task_id,
-        count(*) as n_replicates,
-        sum(case when r.is_graded then 1 else 0 end) as n_graded,
-        sum(case when r.is_measured then 1 else 0 end) as n_measured,
-        sum(case when r.status_category = 'succeeded' then 1 else 0 end) as n_succeeded,
-        sum(case when r.status_category = 'failed' then 1 else 0 end) as n_failed,
-        sum(case when r.status_category = 'error' then 1 else 0 end) as n_error,
-        sum(case when r.status_category = 'ungraded' then 1 else 0 end) as n_ungraded,
-        sum(case when r.is_graded then r.score_for_average end) as graded_score_sum,
-        max(case when r.worst_rank = 1 then r.final_status end) as folded_status,
-        max(case when r.worst_rank = 1 then r.status_category end) as folded_category,
-        min(r.started_at) as first_started_at,
-        max(r.started_at) as last_started_at
-    from ranked as r
-    group by r.run_id, r.variant_id, r.task_id
+        f.run_id,
+        f.variant_id,
+        f.task_id,
+        cast(sum(f.n_replicates) as bigint) as n_replicates,
+        sum(f.n_graded) as n_graded,
+        sum(f.n_measured) as n_measured,
+        sum(f.n_succeeded) as n_succeeded,
+        sum(f.n_failed) as n_failed,
+        sum(f.n_error) as n_error,
+        sum(f.n_ungraded) as n_ungraded,
+        sum(f.graded_score_sum) as graded_score_sum,
+        max(f.variant_folded_status) as folded_status,
+        max(f.variant_folded_category) as folded_category,
+        min(f.first_started_at) as first_started_at,
+        max(f.last_started_at) as last_started_at
+    from regime_folds as f
+    group by f.run_id, f.variant_id, f.task_id
 )
 
 select
