@@ -29,16 +29,16 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from . import dbt_progress
 from .config import build_all, dbt_project_dir, version
 from .dbt_runner import dbt_env, dbt_executable
-from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint, held_lock_fd
-from .paths import PROJECT_DIR, build_temp_path, dbt_work_dir, failed_build_path, os_failure_message
+from .locking import connect_ro, connect_rw, db_lock, held_lock_fd
+from .paths import PROJECT_DIR, build_temp_path, dbt_work_dir, failed_build_path
 from .publish import (checkpoint, checkpoint_if_wal, copy_db, fsync_dir, fsync_path, publish_from, remove_stale_temps,
                       wal_path)
 from .schema import ensure_raw_schema
@@ -137,7 +137,7 @@ def _raw_signature(con) -> dict:
     return sig
 
 
-def _plan(path: Path, user_args: list[str]) -> _Plan:
+def _plan(path: Path, user_args: list[str], say: Callable[[str], None]) -> _Plan:
     """Create missing raw tables; decide what this build runs.
 
     - Incremental models keep the rows earlier builds computed. If the dbt project (models, macros,
@@ -166,8 +166,8 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
     stale = (last[0][0] != fp) if last else built > 0
     full = "--full-refresh" in args
     if stale and not full:
-        print("evalhouse build: the dbt project changed since the last build of this warehouse: "
-              "full refresh (incremental models are rebuilt from raw)", flush=True)
+        say("evalhouse build: the dbt project changed since the last build of this warehouse: "
+            "full refresh (incremental models are rebuilt from raw)")
         args.append("--full-refresh")
         full = True
     repeat = bool(last) and not stale and not full and complete and args[:1] == ["build"] \
@@ -181,15 +181,15 @@ def _plan(path: Path, user_args: list[str]) -> _Plan:
     else:
         changed = sorted(t for t in set(sig) | set(before) if sig.get(t) != before.get(t))
     if changed == []:
-        print("evalhouse build: same dbt project and same raw data as the last build: nothing to do", flush=True)
+        say("evalhouse build: same dbt project and same raw data as the last build: nothing to do")
         plan.run_dbt = False
         return plan
     args += ["--exclude-resource-type", "unit_test", "--exclude-resource-type", "seed"]
     if changed is not None:
         args += ["--select", *[f"source:*.{t}+" for t in changed]]
-    print("evalhouse build: same dbt project as the last build: building what changed raw tables feed"
-          + (f" ({', '.join(changed)})" if changed else "") + "; unit tests and seeds skipped "
-          "(EVALHOUSE_BUILD_ALL=1 builds everything)", flush=True)
+    say("evalhouse build: same dbt project as the last build: building what changed raw tables feed"
+        + (f" ({', '.join(changed)})" if changed else "") + "; unit tests and seeds skipped "
+        "(EVALHOUSE_BUILD_ALL=1 builds everything)")
     return plan
 
 
@@ -234,12 +234,46 @@ def _record_build(path: Path, plan: _Plan, target_path: Path | None = None) -> N
         con.close()
 
 
-def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: bool = True,
-          wait: float | None = None, in_place: bool = False, target_path: Path | None = None) -> int:
-    """Build (and by default publish). Returns 0 on success, 1 when dbt failed.
+class BuildFailed(RuntimeError):
+    """dbt failed. Nothing was swapped in: the working file and the analyst file are unchanged (with
+    --in-place the working file may hold a partial build). `failed_path`: the failed build, kept for
+    inspection (None in place)."""
 
-    Raises DatabaseBusy when the lock cannot be taken within `wait` seconds or another
-    program has the working file open for writing.
+    def __init__(self, message: str, failed_path: Path | None = None):
+        super().__init__(message)
+        self.failed_path = failed_path
+
+
+@dataclass
+class BuildResult:
+    """What a successful build did: the working file, the analyst file it published (or None), and how long
+    the copy and the publish + swap took (None in place)."""
+    db: Path
+    published: Path | None
+    copy_s: float | None = None
+    swap_s: float | None = None
+
+    def summary(self) -> str:
+        if self.copy_s is None:
+            return f"evalhouse build: published {self.published}" if self.published else "evalhouse build: done"
+        msg = f"evalhouse build: done ({self.db.name}; copy {self.copy_s:.1f}s, publish+swap {self.swap_s:.1f}s)"
+        if self.published:
+            msg += f"; analysts: duckdb -readonly {self.published}"
+        return msg
+
+
+def _silent(_line: str) -> None:
+    pass
+
+
+def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: bool = True,
+          wait: float | None = None, in_place: bool = False, target_path: Path | None = None,
+          say: Callable[[str], None] = _silent) -> BuildResult:
+    """Build (and by default publish). `say` receives the plan's one-line notes as the build goes (the CLI
+    prints them; dbt's own output goes to the terminal).
+
+    Raises BuildFailed when dbt failed, DatabaseBusy when the lock cannot be taken within `wait` seconds or
+    another program has the working file open for writing.
     """
     db = Path(db).resolve()
     args = ["build", *(dbt_args or [])]
@@ -248,14 +282,14 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
         _ensure_working_file(db)
         lock_fd = held_lock_fd(db)
         if in_place:
-            plan = _plan(db, args)
+            plan = _plan(db, args, say)
             rc = _run(plan.args, db, target_path, lock_fd) if plan.run_dbt else 0
             if rc != 0:
-                eprint(f"evalhouse build: dbt failed (exit {rc}); {db} may hold a partial build "
-                       "(--in-place); the analyst file was not replaced.")
-                return 1
+                raise BuildFailed(f"dbt failed (exit {rc}); {db} may hold a partial build "
+                                  "(--in-place); the analyst file was not replaced.")
             failed_build_path(db).unlink(missing_ok=True)
             _record_build(db, plan, target_path)
+            target = None
             if publish:
                 checkpoint(db)
                 guard = connect_ro(db)
@@ -263,8 +297,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
                     target = publish_from(db, db)
                 finally:
                     guard.close()
-                print(f"evalhouse build: published {target}")
-            return 0
+            return BuildResult(db, target)
 
         checkpoint_if_wal(db)
         work = build_temp_path(db)
@@ -275,16 +308,16 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
         finally:
             guard.close()
         copy_s = time.monotonic() - t0
+        target = None
         try:
-            plan = _plan(work, args)
+            plan = _plan(work, args, say)
             rc = _run(plan.args, work, target_path, lock_fd) if plan.run_dbt else 0
             if rc != 0:
                 failed = failed_build_path(db)
                 checkpoint_if_wal(work)
                 os.replace(work, failed)
-                eprint(f"evalhouse build: dbt failed (exit {rc}). {db.name} and the analyst file are "
-                       f"unchanged; the failed build is kept in {failed} for inspection.")
-                return 1
+                raise BuildFailed(f"dbt failed (exit {rc}). {db.name} and the analyst file are unchanged; the "
+                                  f"failed build is kept in {failed} for inspection.", failed)
             t1 = time.monotonic()
             _record_build(work, plan, target_path)
             checkpoint(work)
@@ -300,11 +333,7 @@ def build(db: os.PathLike | str, dbt_args: list[str] | None = None, publish: boo
         finally:
             work.unlink(missing_ok=True)
             wal_path(work).unlink(missing_ok=True)
-        msg = f"evalhouse build: done ({db.name}; copy {copy_s:.1f}s, publish+swap {swap_s:.1f}s)"
-        if publish:
-            msg += f"; analysts: duckdb -readonly {target}"
-        print(msg, flush=True)
-        return 0
+        return BuildResult(db, target, copy_s, swap_s)
 
 
 def _run(args: list[str], db: Path, target_path: Path | None, lock_fd: int | None) -> int:
@@ -361,20 +390,3 @@ def run_results_summary(target_path: Path | None = None) -> str | None:
     if len(notable) > 20:
         line += f"\n  ... and {len(notable) - 20} more (see {path})"
     return line
-
-
-def main_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True, wait: float | None = None,
-               in_place: bool = False) -> int:
-    # SIGTERM (e.g. a CI timeout) unwinds like Ctrl-C: dbt is stopped and the build copy removed
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    try:
-        return build(db, dbt_args=dbt_args, publish=publish, wait=wait, in_place=in_place)
-    except DatabaseBusy as exc:
-        eprint(f"evalhouse build: {exc}")
-        return 1
-    except KeyboardInterrupt:
-        eprint("evalhouse build: interrupted; the working file and the analyst file are unchanged.")
-        return 130
-    except OSError as exc:
-        eprint(os_failure_message("build", exc, db, "the working file"))
-        return 1

@@ -1,15 +1,31 @@
 """The `evalhouse` command line: load, build, publish, sql, report, demo.
 
+This module owns what a person sees: it parses the arguments, calls the library (`load_paths`, `build`,
+`publish`, `run_query`, `write_report`, the demo's parts), prints, and turns outcomes into exit codes. The
+library modules print nothing (a load's progress bar and a quiet build's progress line are drawn on a
+terminal only, by `loader/progress.py` and `dbt_progress.py`; dbt's own output is dbt's).
+
 Exit codes (contract): 0 finished (even with quarantined lines), 1 fatal error (nothing
-half-written), 2 usage error.
+half-written), 2 usage error, 130 interrupted.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+from pathlib import Path
 
-from .paths import check_db_name, missing_db_problem, resolve_db
+from .locking import DatabaseBusy
+from .paths import analyst_path, check_db_name, failed_build_path, missing_db_problem, os_failure_message, resolve_db
+
+
+def _out(*lines: str) -> None:
+    print(*lines, sep="\n", flush=True)
+
+
+def _err(*lines: str) -> None:
+    print(*lines, sep="\n", file=sys.stderr, flush=True)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -104,30 +120,215 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(parser, args, db) -> int:
     if args.command == "load":
-        from .load import main_load
-        return main_load(args.paths, db=db, family=args.family,
-                         follow_symlinks=args.follow_symlinks, quiet=args.quiet, wait=args.wait)
+        return cmd_load(args.paths, db=db, family=args.family, follow_symlinks=args.follow_symlinks,
+                        quiet=args.quiet, wait=args.wait)
     if args.command == "build":
-        from .build import main_build
         extra = list(args.dbt_args or [])
         if extra and extra[0] == "--":
             extra = extra[1:]
-        return main_build(db=db, dbt_args=extra, publish=not args.no_publish, wait=args.wait,
-                          in_place=args.in_place)
+        return cmd_build(db=db, dbt_args=extra, publish=not args.no_publish, wait=args.wait, in_place=args.in_place)
     if args.command == "publish":
-        from .publish import main_publish
-        return main_publish(db=db, wait=args.wait)
+        return cmd_publish(db=db, wait=args.wait)
     if args.command == "sql":
-        from .sql import main_sql
-        return main_sql(db=db, query=args.query, working=args.working, max_rows=args.max_rows, fmt=args.format)
+        return cmd_sql(db=db, query=args.query, working=args.working, max_rows=args.max_rows, fmt=args.format)
     if args.command == "report":
-        from .report import main_report
-        return main_report(db=db, out=args.out, working=args.working)
+        return cmd_report(db=db, out=args.out, working=args.working)
     if args.command == "demo":
-        from .demo import main_demo
-        return main_demo(db=db, data_dir=args.data_dir, wait=args.wait)
+        return cmd_demo(db=db, data_dir=args.data_dir, wait=args.wait)
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+# ---- the commands: each calls the library, prints, and returns the exit code ------------------------------
+
+def cmd_load(paths, db, family=None, follow_symlinks=False, quiet=False, wait: float | None = None) -> int:
+    """0 finished (even with quarantined lines), 1 fatal (nothing written), 2 usage error."""
+    import duckdb
+
+    from .config import load_memory_limit
+    from .load import format_summary, load_paths
+    from .loader.results import LoadError, UsageError
+    from .paths import disk_full_message, is_disk_full
+
+    try:
+        summary = load_paths(paths, db, family=family, follow_symlinks=follow_symlinks, progress=not quiet, wait=wait)
+    except UsageError as exc:
+        _err(f"evalhouse load: error: {exc}")
+        return 2
+    except DatabaseBusy as exc:
+        _err(f"evalhouse load: {exc}")
+        return 1
+    except duckdb.OutOfMemoryException as exc:
+        _err(f"evalhouse load: failed, nothing was written: DuckDB ran out of memory at memory_limit "
+             f"{load_memory_limit()} ({' '.join(str(exc).split())[:200]}). A very large line or document needs more: "
+             "set EVALHOUSE_LOAD_MEMORY_LIMIT (e.g. EVALHOUSE_LOAD_MEMORY_LIMIT=4GB) and load again.")
+        return 1
+    except Exception as exc:  # noqa: BLE001 - any failure: nothing was committed
+        if is_disk_full(exc):
+            _err(f"evalhouse load: failed, {disk_full_message(exc, db)}")
+        elif isinstance(exc, LoadError):
+            _err(f"evalhouse load: failed, nothing was written: {exc}")
+        else:
+            _err(f"evalhouse load: failed, nothing was written: {type(exc).__name__}: {exc}")
+        return 1
+    _out(format_summary(summary, verbose=not quiet))
+    return 0
+
+
+def cmd_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True, wait: float | None = None,
+              in_place: bool = False) -> int:
+    from .build import BuildFailed, build
+
+    # SIGTERM (e.g. a CI timeout) unwinds like Ctrl-C: dbt is stopped and the build copy removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        result = build(db, dbt_args=dbt_args, publish=publish, wait=wait, in_place=in_place, say=_out)
+    except BuildFailed as exc:
+        _err(f"evalhouse build: {exc}")
+        return 1
+    except DatabaseBusy as exc:
+        _err(f"evalhouse build: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        _err("evalhouse build: interrupted; the working file and the analyst file are unchanged.")
+        return 130
+    except OSError as exc:
+        _err(os_failure_message("build", exc, db, "the working file"))
+        return 1
+    _out(result.summary())
+    return 0
+
+
+def cmd_publish(db: Path, wait: float | None = None) -> int:
+    from .publish import publish
+
+    try:
+        target = publish(db, wait=wait)
+    except (DatabaseBusy, FileNotFoundError) as exc:
+        _err(f"evalhouse publish: {exc}")
+        return 1
+    except OSError as exc:
+        _err(os_failure_message("publish", exc, db, "the analyst file"))
+        return 1
+    _out(f"published {target} (read-only). Open it with: duckdb -readonly {target}")
+    return 0
+
+
+def cmd_sql(db: Path, query: str | None = None, working: bool = False, max_rows: int | None = None,
+            fmt: str = "table") -> int:
+    """Print the result. `table` on a terminal cuts long values and shows 200 rows unless told; in a pipe or
+    a file, and in every other format, nothing is cut and every row is printed (unless --max-rows)."""
+    from .sql import MAX_CELL, how_to_open, render, run_query
+
+    path = Path(db) if working else analyst_path(db)
+    if not query:
+        _out(how_to_open(Path(db)))
+        return 0 if path.exists() else 1
+    if not path.exists():
+        _err(f"evalhouse sql: {path} does not exist yet: run `evalhouse build` (it publishes) or `evalhouse publish`.")
+        return 1
+    try:
+        cols, rows = run_query(path, query)
+    except DatabaseBusy as exc:
+        _err(f"evalhouse sql: {exc}")
+        return 1
+    except Exception as exc:  # noqa: BLE001 - duckdb errors: print them like a SQL shell would
+        _err(f"evalhouse sql: {type(exc).__name__}: {exc}")
+        return 1
+    if not cols:
+        return 0
+    tty = sys.stdout.isatty()
+    if max_rows is None:
+        max_rows = 200 if (fmt == "table" and tty) else len(rows)
+    _out(render(cols, rows[:max_rows], fmt, MAX_CELL if tty else None))
+    if fmt == "table":
+        more = f" (showing {max_rows})" if len(rows) > max_rows else ""
+        _out(f"({len(rows)} row{'s' if len(rows) != 1 else ''}{more})")
+    elif len(rows) > max_rows:
+        _err(f"evalhouse sql: showing {max_rows} of {len(rows)} rows (--max-rows)")
+    return 0
+
+
+def cmd_report(db: Path, out: str | os.PathLike = "report", working: bool = False) -> int:
+    """Exit 0 with the report's path printed, 1 when the warehouse cannot be read."""
+    from .report import write_report
+
+    path = Path(db) if working else analyst_path(Path(db))
+    if not path.exists():
+        _err(f"evalhouse report: {path} does not exist yet: run `evalhouse build` (it publishes the analyst "
+             "file), or `evalhouse demo`.")
+        return 1
+    try:
+        result = write_report(path, out)
+    except DatabaseBusy as exc:
+        _err(f"evalhouse report: {exc}")
+        return 1
+    except OSError as exc:
+        _err(f"evalhouse report: cannot write {out}: {exc.strerror or exc}")
+        return 1
+    _out(f"evalhouse report: {len(result.figures)} figures, {len(result.tables)} tables, "
+         f"{result.n_numbers} numbers traced to their mart rows")
+    for a in result.absent:
+        _out(f"  absent: {a}")
+    _out(f"evalhouse report: {result.html.resolve()}")
+    return 0
+
+
+def cmd_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | None = None) -> int:
+    """Sample logs -> load -> build -> headline tables -> report (evalhouse.demo has the parts)."""
+    from .build import BuildFailed, build, run_results_summary
+    from .demo import headline_tables, write_demo_data
+    from .locking import db_lock
+    from .sql import format_table
+
+    db = Path(db).resolve()
+    data = Path(data_dir).resolve()
+    build_failed = False
+    try:
+        with db_lock(db, wait=wait, what="demo"):
+            stats = write_demo_data(data)
+            for why in stats["skipped"]:
+                _err(f"evalhouse demo: {why}")
+            _out(f"evalhouse demo: sample logs and coder-eval runs in {data} "
+                 f"({stats['sample_files_written']} sample files and "
+                 f"{stats['coder_eval_files_written']} coder-eval files (re)written)")
+            rc = cmd_load([str(data)], db=db)
+            if rc != 0:
+                _err(f"evalhouse demo: load failed (exit {rc})")
+                return 1
+            _out("evalhouse demo: building the warehouse (dbt build, about a minute; dbt prints errors only)...")
+            try:
+                _out(build(db, dbt_args=["--quiet"], publish=True, wait=wait, say=_out).summary())
+            except BuildFailed as exc:
+                _err(f"evalhouse build: {exc}")
+                build_failed = True
+            summary = run_results_summary()
+            if summary:
+                _out(summary)
+    except DatabaseBusy as exc:
+        _err(f"evalhouse demo: {exc}")
+        return 1
+    target = analyst_path(db)
+    source = target
+    if build_failed:
+        # nothing was published; still show what the failed build computed, clearly labelled
+        source = failed_build_path(db)
+        _err(f"evalhouse demo: the build failed (see dbt's output above); nothing was published. "
+             f"The tables below come from the failed build {source} and are NOT admissible.")
+        if not source.exists():
+            return 1
+    _out("")
+    tables = headline_tables(source)
+    if not tables:
+        _out("(no marts yet)")
+    for title, cols, rows in tables:
+        _out(f"== {title}", format_table(cols, rows), "")
+    if build_failed:
+        return 1
+    _out(f"Working file: {db}\nAnalyst file (open read-only): {target}\n"
+         f"  duckdb -readonly '{target}'    or    evalhouse sql \"select * from marts.big_rates\"")
+    _out("\nevalhouse demo: writing the report (figures and tables from the marts)...")
+    return cmd_report(db, db.parent / "report")
 
 
 if __name__ == "__main__":

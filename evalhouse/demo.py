@@ -19,10 +19,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .locking import DatabaseBusy, connect_ro, db_lock, eprint
+from .locking import connect_ro
 from .paths import FIXTURES_DIR
-from .paths import analyst_path, failed_build_path
-from .sql import format_table
 
 # (schema, table, preferred columns (those that exist are shown, in this order), order by, limit)
 HEADLINES: list[tuple[str, str, list[str], list[str], int]] = [
@@ -72,14 +70,15 @@ def _sync_tree(src: Path, dst: Path) -> int:
     return written
 
 
-def write_demo_data(data_dir: Path) -> dict[str, int]:
-    """Sample logs + shipped coder-eval runs into data_dir. Returns files written per part."""
+def write_demo_data(data_dir: Path) -> dict:
+    """Sample logs + shipped coder-eval runs into data_dir. Returns files written per part, and under
+    "skipped" what could not be written (and why)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    stats = {"sample_files_written": 0, "coder_eval_files_written": 0}
+    stats: dict = {"sample_files_written": 0, "coder_eval_files_written": 0, "skipped": []}
     try:
         from .samples import write_sample_logs
     except ImportError as exc:  # the generator is optional for the demo's other half
-        eprint(f"evalhouse demo: sample log generator unavailable ({exc}); skipping brownfield samples")
+        stats["skipped"].append(f"sample log generator unavailable ({exc}); skipping brownfield samples")
     else:
         with tempfile.TemporaryDirectory(prefix=".samples-", dir=data_dir) as tmp:
             write_sample_logs(Path(tmp))
@@ -88,14 +87,8 @@ def write_demo_data(data_dir: Path) -> dict[str, int]:
     if ce_src.is_dir():
         stats["coder_eval_files_written"] = _sync_tree(ce_src, data_dir / "coder_eval")
     else:
-        eprint(f"evalhouse demo: {ce_src} not found; skipping coder-eval runs")
+        stats["skipped"].append(f"{ce_src} not found; skipping coder-eval runs")
     return stats
-
-
-def _load(data_dir: Path, db: Path) -> int:
-    from .load import main_load  # the loader prints its own summary
-
-    return main_load([str(data_dir)], db=db, family=None, follow_symlinks=False, quiet=False)
 
 
 def _columns(con, schema: str, table: str) -> list[str]:
@@ -154,56 +147,3 @@ def headline_tables(path: Path) -> list[tuple[str, list[str], list[tuple]]]:
     finally:
         con.close()
     return out
-
-
-def main_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | None = None) -> int:
-    from .build import build, run_results_summary
-
-    db = Path(db).resolve()
-    data = Path(data_dir).resolve()
-    build_failed = False
-    try:
-        with db_lock(db, wait=wait, what="demo"):
-            stats = write_demo_data(data)
-            print(f"evalhouse demo: sample logs and coder-eval runs in {data} "
-                  f"({stats['sample_files_written']} sample files and "
-                  f"{stats['coder_eval_files_written']} coder-eval files (re)written)", flush=True)
-            rc = _load(data, db)
-            if rc != 0:
-                eprint(f"evalhouse demo: load failed (exit {rc})")
-                return 1
-            print("evalhouse demo: building the warehouse (dbt build, about a minute; dbt prints errors only)...",
-                  flush=True)
-            rc = build(db, dbt_args=["--quiet"], publish=True, wait=wait)
-            build_failed = rc != 0
-            summary = run_results_summary()
-            if summary:
-                print(summary, flush=True)
-    except DatabaseBusy as exc:
-        eprint(f"evalhouse demo: {exc}")
-        return 1
-    target = analyst_path(db)
-    source = target
-    if build_failed:
-        # nothing was published; still show what the failed build computed, clearly labelled
-        source = failed_build_path(db)
-        eprint(f"evalhouse demo: the build failed (see dbt's output above); nothing was published. "
-               f"The tables below come from the failed build {source} and are NOT admissible.")
-        if not source.exists():
-            return 1
-    print()
-    tables = headline_tables(source)
-    if not tables:
-        print("(no marts yet)")
-    for title, cols, rows in tables:
-        print(f"== {title}")
-        print(format_table(cols, rows))
-        print()
-    if build_failed:
-        return 1
-    print(f"Working file: {db}\nAnalyst file (open read-only): {target}\n"
-          f"  duckdb -readonly '{target}'    or    evalhouse sql \"select * from marts.big_rates\"")
-    from .report import main_report
-
-    print("\nevalhouse demo: writing the report (figures and tables from the marts)...", flush=True)
-    return main_report(db, db.parent / "report")

@@ -1,6 +1,6 @@
 """`evalhouse load`: land JSONL logs and coder-eval documents in the raw schema, exactly once.
 
-This module is the public API (load_paths, LoadSummary, main_load); the parts live in evalhouse/loader/
+This module is the public API (load_paths, LoadSummary, format_summary); the parts live in evalhouse/loader/
 (one job per module: see evalhouse/loader/__init__.py and docs/architecture.md).
 
 How a JSONL file lands (the hot path does no per-line Python JSON parsing):
@@ -82,7 +82,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -92,11 +91,10 @@ import duckdb
 
 from .config import load_compression, load_direct_enabled, load_memory_limit, lock_wait, max_record_bytes, version
 from .discover import discover
-from .locking import DatabaseBusy, connect_rw, db_lock
+from .locking import connect_rw, db_lock
 from .loader.core import Loader
 from .loader.progress import _Progress  # noqa: F401 - public for callers that draw their own bar
 from .loader.results import FileResult, LoadError, LoadSummary, UsageError, _DirectPathFailed  # noqa: F401
-from .paths import disk_full_message, is_disk_full
 from .schema import JSONL_TABLES, ensure_raw_schema
 
 _Loader = Loader                      # the name the tests and older callers use
@@ -141,8 +139,8 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             # files already landed on their own first: a copy, or a file that continues one, is judged after
             # what it repeats has taken in this load's lines (else a mirror that grew with its original lands twice)
-            items = sorted(found.items, key=lambda it: 0 if (loader.registry.get(it.path) or {}).get(
-                "source_file") and loader.registry[it.path].get("duplicate_of") is None else 1)
+            items = sorted(found.items, key=lambda it: 0 if (rec := loader.registry.get(it.path)) is not None
+                           and rec.duplicate_of is None else 1)
             try:
                 loader.prefetch(items, pool)
                 for it in items:
@@ -259,31 +257,3 @@ def format_summary(s: LoadSummary, verbose: bool = True) -> str:
         if len(s.ignored) > SHOW_ERRORS:
             lines.append(f"  ... and {len(s.ignored) - SHOW_ERRORS} more ignored")
     return "\n".join(lines)
-
-
-def main_load(paths, db, family=None, follow_symlinks=False, quiet=False, wait: float | None = None) -> int:
-    """CLI entry: 0 finished (even with quarantined lines), 1 fatal (nothing written), 2 usage error."""
-    try:
-        summary = load_paths(paths, db, family=family, follow_symlinks=follow_symlinks, progress=not quiet,
-                             wait=wait)
-    except UsageError as exc:
-        print(f"evalhouse load: error: {exc}", file=sys.stderr)
-        return 2
-    except DatabaseBusy as exc:
-        print(f"evalhouse load: {exc}", file=sys.stderr)
-        return 1
-    except duckdb.OutOfMemoryException as exc:
-        print(f"evalhouse load: failed, nothing was written: DuckDB ran out of memory at memory_limit "
-              f"{load_memory_limit()} ({' '.join(str(exc).split())[:200]}). A very large line or document needs more: "
-              "set EVALHOUSE_LOAD_MEMORY_LIMIT (e.g. EVALHOUSE_LOAD_MEMORY_LIMIT=4GB) and load again.", file=sys.stderr)
-        return 1
-    except (LoadError, OSError, Exception) as exc:  # noqa: BLE001 - any failure: nothing was committed
-        if is_disk_full(exc):
-            print(f"evalhouse load: failed, {disk_full_message(exc, db)}", file=sys.stderr)
-        elif isinstance(exc, LoadError):
-            print(f"evalhouse load: failed, nothing was written: {exc}", file=sys.stderr)
-        else:
-            print(f"evalhouse load: failed, nothing was written: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    print(format_summary(summary, verbose=not quiet))
-    return 0

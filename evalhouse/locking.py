@@ -21,7 +21,6 @@ import errno
 import fcntl
 import os
 import re
-import sys
 import threading
 import time
 from datetime import datetime, timezone
@@ -190,7 +189,3 @@ def connect_ro(db: os.PathLike | str) -> duckdb.DuckDBPyConnection:
         if busy is not None:
             raise busy from None
         raise
-
-
-def eprint(*args) -> None:
-    print(*args, file=sys.stderr, flush=True)

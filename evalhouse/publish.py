@@ -24,8 +24,8 @@ import shutil
 import stat
 from pathlib import Path
 
-from .locking import DatabaseBusy, connect_ro, connect_rw, db_lock, eprint
-from .paths import _stem, analyst_path, os_failure_message
+from .locking import connect_ro, connect_rw, db_lock
+from .paths import _stem, analyst_path
 
 
 def _analyst_temp_path(db: Path) -> Path:
@@ -158,16 +158,3 @@ def publish(db: os.PathLike | str, wait: float | None = None) -> Path:
             return publish_from(db, db)
         finally:
             guard.close()
-
-
-def main_publish(db: Path, wait: float | None = None) -> int:
-    try:
-        target = publish(db, wait=wait)
-    except (DatabaseBusy, FileNotFoundError) as exc:
-        eprint(f"evalhouse publish: {exc}")
-        return 1
-    except OSError as exc:
-        eprint(os_failure_message("publish", exc, db, "the analyst file"))
-        return 1
-    print(f"published {target} (read-only). Open it with: duckdb -readonly {target}")
-    return 0

@@ -12,12 +12,10 @@ import decimal
 import io
 import json
 import math
-import os
-import sys
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .locking import DatabaseBusy, connect_ro, eprint
+from .locking import connect_ro
 from .paths import analyst_path
 
 MAX_CELL = 60
@@ -153,44 +151,3 @@ def run_query(path: Path, query: str) -> tuple[list[str], list[tuple]]:
         return cols, cur.fetchall()
     finally:
         con.close()
-
-
-def main_sql(db: Path, query: str | None = None, working: bool = False, max_rows: int | None = None,
-             fmt: str = "table") -> int:
-    """Print the result. `table` on a terminal cuts long values and shows 200 rows unless told; in a pipe or
-    a file, and in every other format, nothing is cut and every row is printed (unless --max-rows)."""
-    path = Path(db) if working else analyst_path(db)
-    if not query:
-        print(how_to_open(Path(db)))
-        return 0 if path.exists() else 1
-    if not path.exists():
-        eprint(f"evalhouse sql: {path} does not exist yet: run `evalhouse build` (it publishes) "
-               "or `evalhouse publish`.")
-        return 1
-    try:
-        cols, rows = run_query(path, query)
-    except DatabaseBusy as exc:
-        eprint(f"evalhouse sql: {exc}")
-        return 1
-    except Exception as exc:  # duckdb errors: print them like a SQL shell would
-        eprint(f"evalhouse sql: {type(exc).__name__}: {exc}")
-        return 1
-    if not cols:
-        return 0
-    tty = sys.stdout.isatty()
-    if max_rows is None:
-        max_rows = 200 if (fmt == "table" and tty) else len(rows)
-    shown = rows[:max_rows]
-    print(render(cols, shown, fmt, MAX_CELL if tty else None))
-    if fmt == "table":
-        more = f" (showing {max_rows})" if len(rows) > max_rows else ""
-        print(f"({len(rows)} row{'s' if len(rows) != 1 else ''}{more})")
-    elif len(rows) > max_rows:
-        eprint(f"evalhouse sql: showing {max_rows} of {len(rows)} rows (--max-rows)")
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    sys.exit(main_sql(Path(os.environ.get("EVALHOUSE_DB", "evalhouse.duckdb")), " ".join(sys.argv[1:])))

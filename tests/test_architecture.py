@@ -73,3 +73,36 @@ def test_the_checks_see_imports():
     """Negative control: the graph has the edges it must (else the two tests above pass vacuously)."""
     graph = _graph()
     assert "loader.core" in graph["load"] and "config" in graph["loader.jsonl"] and "paths" in graph["locking"]
+
+
+# who may write to the terminal: the CLI; the two developer tools with their own `python -m` entry points
+# (make docs / make lineage); the load progress bar and a quiet build's progress line (drawn on a terminal only)
+PRINTERS = {"cli", "docs_site", "lineage"}
+TERMINAL_DRAWERS = {"loader.progress", "dbt_progress"}
+
+
+def printing_modules(pkg: Path = PKG) -> dict[str, list[int]]:
+    """Modules that call print() or write to sys.stdout / sys.stderr, with the line numbers."""
+    out: dict[str, list[int]] = {}
+    for path in sorted(pkg.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            prints = isinstance(f, ast.Name) and f.id == "print"
+            writes = (isinstance(f, ast.Attribute) and f.attr in ("write", "writelines") and isinstance(f.value, ast.Attribute)
+                      and f.value.attr in ("stdout", "stderr") and isinstance(f.value.value, ast.Name) and f.value.value.id == "sys")
+            if prints or writes:
+                out.setdefault(_module(path) if pkg == PKG else path.stem, []).append(node.lineno)
+    return out
+
+
+def test_only_the_cli_prints():
+    """The library prints nothing: the CLI owns what a person sees and the exit codes (docs/architecture.md)."""
+    bad = {m: lines for m, lines in printing_modules().items() if m not in PRINTERS | TERMINAL_DRAWERS}
+    assert bad == {}, f"print from evalhouse.cli instead (module: lines): {bad}"
+
+
+def test_the_print_check_sees_a_planted_print(tmp_path):
+    (tmp_path / "lib.py").write_text("import sys\n\ndef f():\n    print('hi')\n    sys.stderr.write('x')\n")
+    assert printing_modules(tmp_path) == {"lib": [4, 5]}

@@ -45,7 +45,7 @@ def test_ctrl_c_is_a_message_not_a_traceback(tmp_path: Path, monkeypatch, capsys
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(evalhouse.load, "main_load", interrupted)
+    monkeypatch.setattr(evalhouse.load, "load_paths", interrupted)
     assert main(["load", str(tmp_path), "--db", str(tmp_path / "w.duckdb")]) == 130
     err = capsys.readouterr().err
     assert "interrupted; nothing was written" in err and "Traceback" not in err

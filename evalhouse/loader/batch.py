@@ -93,5 +93,5 @@ class BatchMixin:
                 res.blank = counts.get((fid, "blank"), 0)
                 if res.landed + res.quarantined + res.blank != res.lines:  # pragma: no cover - invariant
                     raise LoadError(f"internal error: line accounting does not add up for {path}")
-                self.registry[path]["lines_landed"] = res.landed
+                self.registry[path].lines_landed = res.landed
                 self._count(res)

@@ -11,7 +11,8 @@ from .batch import BatchMixin
 from .documents import DocumentsMixin
 from .jsonl import JsonlMixin
 from .progress import _Progress
-from .registry import RegistryMixin
+from . import statements as S
+from .registry import FileRecord, RegistryMixin
 from .results import LoadSummary
 from .prepass import _Scan
 
@@ -36,7 +37,7 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin):
         self.s = summary
         self.loaded_at = loaded_at
         self.progress = progress
-        self.registry = {}
+        self.registry: dict[str, FileRecord] = {}     # raw.files, by source_file
         self._sha_index = None
         self._dirty: set[str] = set()
         self._docs: dict[str, list[dict]] = {k: [] for k in CE_TABLES}
@@ -54,12 +55,5 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin):
         self.batch = load_batch_enabled()
         self._batches: dict[str, list] = {}    # family -> [(path, file sha, lines, FileResult)]
         self._batch_bytes = 0
-        for row in con.execute(
-            "SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, "
-            "f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, "
-            "epoch_ns(l.started_at), f.oversize_cap, f.first_line_sha256 FROM raw.files AS f LEFT JOIN raw.loads AS l ON l.load_id = f.last_load_id"
-        ).fetchall():
-            self.registry[row[0]] = dict(zip(
-                ["source_file", "family", "size_bytes", "mtime_ns", "bytes_landed", "prefix_sha256",
-                 "file_sha256", "lines_read", "lines_landed", "first_load_id", "duplicate_of", "registered_ns",
-                 "oversize_cap", "first_line_sha256"], row))
+        for row in con.execute(S.SELECT_FILES).fetchall():
+            self.registry[row[0]] = FileRecord(*row)

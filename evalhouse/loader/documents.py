@@ -62,8 +62,8 @@ class DocumentsMixin:
         file_sha = hashlib.sha256(data).hexdigest()
         size = len(data)
         if reg is not None:
-            if reg["file_sha256"] == file_sha:
-                self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, reg["lines_landed"])
+            if reg.file_sha256 == file_sha:
+                self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, reg.lines_landed)
                 res.status = "unchanged"
                 self.s.files.append(res)
                 return
@@ -137,7 +137,7 @@ class DocumentsMixin:
                 return hashlib.sha256(fh.read()).hexdigest()
         except OSError:
             reg = self.registry.get(path)
-            return reg["file_sha256"] if reg is not None else None
+            return reg.file_sha256 if reg is not None else None
 
     def check_documents(self) -> None:
         """Every landed document must be JSON DuckDB reads; rewrite the rare one it does not (Python's reading)."""

@@ -28,7 +28,7 @@ def _read_failure(exc: OSError) -> str:
     """The reason a file could not be read, for raw.load_errors; a full disk is fatal (LoadError), never a
     file's fault."""
     if is_disk_full(exc):
-        raise exc              # fatal: main_load reports it (disk_full_message), the load is rolled back
+        raise exc              # fatal: the CLI reports it (disk_full_message), the load is rolled back
     if exc.errno in (errno.EACCES, errno.EPERM):
         return f"cannot read file: {exc.strerror} (check its permissions)"
     return f"cannot read file: {exc.strerror or exc}"
@@ -66,7 +66,7 @@ class JsonlMixin:
             if self._unchanged_by_stat(reg, st):
                 continue
             if _append_candidate(reg, it.family):
-                self._prefixes[it.path] = pool.submit(prepass._safe_hash_prefix, it.path, reg["bytes_landed"])
+                self._prefixes[it.path] = pool.submit(prepass._safe_hash_prefix, it.path, reg.bytes_landed)
             else:
                 self._scan_queue[it.path] = None
         self._top_up_scans()
@@ -108,9 +108,9 @@ class JsonlMixin:
     def _load_jsonl(self, item: Item) -> None:
         path, family = item.path, item.family
         reg = self.registry.get(path)
-        refamily = reg is not None and reg["family"] != family and reg["family"] in JSONL_TABLES
+        refamily = reg is not None and reg.family != family and reg.family in JSONL_TABLES
         if refamily and self.explicit_family is None:
-            family, refamily = reg["family"], False
+            family, refamily = reg.family, False
         res = FileResult(path=path, status="loaded", family=family)
         try:
             st = os.stat(path)
@@ -151,7 +151,7 @@ class JsonlMixin:
             file_sha = h.hexdigest()
             pending = _pending(data, end, off)
         if head.startswith(GZIP_MAGIC):
-            if reg is not None and reg["file_sha256"] == file_sha:
+            if reg is not None and reg.file_sha256 == file_sha:
                 res.status = "unchanged"
                 self.s.files.append(res)
                 return
@@ -166,19 +166,19 @@ class JsonlMixin:
 
         start, base = 0, 0
         if reg is not None:
-            if reg["file_sha256"] == file_sha:
+            if reg.file_sha256 == file_sha:
                 # same bytes (only the mtime moved, or a racy stat): nothing to do
                 # re-register: the new stat (and a later registration time, so it is no longer racy)
-                self._register(path, reg["family"], size, mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
-                               file_sha, reg["lines_read"] or 0, reg["lines_landed"])
+                self._register(path, reg.family, size, mtime_ns, reg.bytes_landed, reg.prefix_sha256,
+                               file_sha, reg.lines_read or 0, reg.lines_landed)
                 res.status = "unchanged"
                 res.pending = pending
                 self.s.files.append(res)
                 self.progress.advance(size, path)
                 return
-            if off > 0 or (reg["bytes_landed"] == 0 and reg["family"] == family):
+            if off > 0 or (reg.bytes_landed == 0 and reg.family == family):
                 # the landed prefix is byte-identical (verified by _read_jsonl): land only what follows
-                start, base = off, reg["lines_read"] or 0
+                start, base = off, reg.lines_read or 0
                 res.status = "appended" if off > 0 else "loaded"
             else:
                 self._replace_rows_if_registered(reg, res)
@@ -202,7 +202,7 @@ class JsonlMixin:
             if src is not None:
                 # a copy that grew on its own: the copied lines are landed (in src); only the lines after them land
                 continues = src[0]
-                start, base = src[1]["bytes_landed"], src[1]["lines_read"] or 0
+                start, base = src[1].bytes_landed, src[1].lines_read or 0
                 res.continues = continues
                 self.s.duplicates_skipped += base
         if self.batch and sc is not None and start == 0 and 0 < end <= min(batch.SMALL_FILE_BYTES, self.record_cap) and \
@@ -221,14 +221,14 @@ class JsonlMixin:
                 self._land_segment(path, family, data, start - off, end - off, base, file_sha, res, file_off=off)
         res.pending = pending
         lines_read = base + res.lines
-        landed_total = (reg["lines_landed"] if (reg is not None and res.status == "appended") else 0) + res.landed
+        landed_total = (reg.lines_landed if (reg is not None and res.status == "appended") else 0) + res.landed
         self._register(path, family, size, mtime_ns, end, end_sha, file_sha, lines_read, landed_total,
                        duplicate_of=continues if continues is not None else None if res.status == "replaced" else ...,
                        first_line_sha=first_sha if first_sha is not None else ...)
         if res.status == "appended" and res.lines:
             # files that continue this one may hold the lines it just landed: judge them afresh (reland_orphans)
             self._orphans.extend(p for p, r in self.registry.items()
-                                 if r.get("duplicate_of") == path and r["lines_landed"] and p not in self._orphans)
+                                 if r.duplicate_of == path and r.lines_landed and p not in self._orphans)
         if res.lines == 0 and res.status == "appended":
             res.status = "unchanged"
         self._count(res)
@@ -262,9 +262,9 @@ class JsonlMixin:
         if data and not data.endswith(b"\n"):
             data += b"\n"
         file_sha = hashlib.sha256(data).hexdigest()
-        if reg is not None and reg["file_sha256"] == file_sha and not self._retry_oversize(reg):
-            self._register(path, reg["family"], st.st_size, st.st_mtime_ns, reg["bytes_landed"], reg["prefix_sha256"],
-                           file_sha, reg["lines_read"] or 0, reg["lines_landed"])
+        if reg is not None and reg.file_sha256 == file_sha and not self._retry_oversize(reg):
+            self._register(path, reg.family, st.st_size, st.st_mtime_ns, reg.bytes_landed, reg.prefix_sha256,
+                           file_sha, reg.lines_read or 0, reg.lines_landed)
             res.status = "unchanged"
             self.s.files.append(res)
             return

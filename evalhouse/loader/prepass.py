@@ -254,14 +254,14 @@ def _read_jsonl(path: str, reg: dict, prefix=None):
     the bytes from off to the end, h = a sha256 state that has consumed exactly the first `off` bytes.
     If the prefix does not verify, the whole file is read (off = 0).
     """
-    bl = reg["bytes_landed"]
+    bl = reg.bytes_landed
     with _read_file(path) as fh:
         # the prefix and the tail come from ONE file: a precomputed hash of a file since replaced or rewritten
         # (another inode or mtime) is recomputed here, so old lines are never committed with a new file's tail
         ident = _file_identity(fh)
         if prefix is None or prefix[2] != ident:
             prefix = _hash_prefix_fd(fh, bl)
-        if prefix is not None and prefix[1].copy().hexdigest() == reg["prefix_sha256"]:
+        if prefix is not None and prefix[1].copy().hexdigest() == reg.prefix_sha256:
             fh.seek(bl)
             tail = fh.read()
             head, off, data, h = prefix[0], bl, tail, prefix[1]

@@ -116,3 +116,22 @@ WHERE CASE
     END = 'check'
 ORDER BY source_line
 """
+
+
+# the file registry (loader/registry.py FileRecord): its fields in order, registered_ns = the registering load's start
+SELECT_FILES = (
+    'SELECT f.source_file, f.family, f.size_bytes, f.mtime_ns, f.bytes_landed, f.prefix_sha256, '
+    'f.file_sha256, f.lines_read, f.lines_landed, f.first_load_id, f.duplicate_of, '
+    'epoch_ns(l.started_at), f.oversize_cap, f.first_line_sha256 FROM raw.files AS f LEFT JOIN raw.loads '
+    'AS l ON l.load_id = f.last_load_id'
+)
+INSERT_FILES = (
+    'INSERT INTO raw.files (source_file, family, size_bytes, mtime_ns, bytes_landed, prefix_sha256, '
+    'file_sha256, lines_read, lines_landed, first_load_id, duplicate_of, oversize_cap, first_line_sha256,'
+    ' last_load_id) SELECT unnest($source_file::VARCHAR[]), unnest($family::VARCHAR[]), '
+    'unnest($size_bytes::BIGINT[]), unnest($mtime_ns::BIGINT[]), unnest($bytes_landed::BIGINT[]), '
+    'unnest($prefix_sha256::VARCHAR[]), unnest($file_sha256::VARCHAR[]), unnest($lines_read::BIGINT[]), '
+    'unnest($lines_landed::BIGINT[]), unnest($first_load_id::VARCHAR[]), '
+    'unnest($duplicate_of::VARCHAR[]), unnest($oversize_cap::BIGINT[]), '
+    'unnest($first_line_sha256::VARCHAR[]), $load_id'
+)

@@ -104,29 +104,3 @@ def write_report(db: os.PathLike | str, out_dir: os.PathLike | str) -> ReportRes
          "numbers": [n.to_json() for n in ids.nums]}, indent=1, default=str).encode("utf-8"))
     result.n_numbers = len(ids.nums)
     return result
-
-
-def main_report(db: Path, out: str | os.PathLike = "report", working: bool = False) -> int:
-    """The CLI: exit 0 with the report's path printed, 1 when the warehouse cannot be read."""
-    from ..locking import DatabaseBusy, eprint
-    from ..paths import analyst_path
-
-    path = Path(db) if working else analyst_path(Path(db))
-    if not path.exists():
-        eprint(f"evalhouse report: {path} does not exist yet: run `evalhouse build` (it publishes the analyst "
-               "file), or `evalhouse demo`.")
-        return 1
-    try:
-        result = write_report(path, out)
-    except DatabaseBusy as exc:
-        eprint(f"evalhouse report: {exc}")
-        return 1
-    except OSError as exc:
-        eprint(f"evalhouse report: cannot write {out}: {exc.strerror or exc}")
-        return 1
-    print(f"evalhouse report: {len(result.figures)} figures, {len(result.tables)} tables, "
-          f"{result.n_numbers} numbers traced to their mart rows")
-    for a in result.absent:
-        print(f"  absent: {a}")
-    print(f"evalhouse report: {result.html.resolve()}")
-    return 0

@@ -23,8 +23,8 @@ def _lines(n, start=0):
 
 def _child(root, db):
     """The load to kill: a forked process (no interpreter start-up), so kills land inside the load."""
-    from evalhouse.load import main_load
-    os._exit(main_load([root], db=db, quiet=True))
+    from evalhouse.cli import main
+    os._exit(main(["load", str(root), "--db", str(db), "--quiet"]))
 
 
 def _start(root, db):

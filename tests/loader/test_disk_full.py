@@ -10,9 +10,10 @@ import subprocess
 
 import pytest
 
+from evalhouse.cli import main as cli_main
+
 from lutil import EVALHOUSE, fingerprint, load, write
 
-import evalhouse.load as load_mod
 from evalhouse.loader import prepass as P
 
 
@@ -31,7 +32,7 @@ def test_enospc_while_reading_ahead_fails_the_load_as_a_full_disk(tmp_path, monk
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "w.duckdb.lines.tmp"))
 
     monkeypatch.setattr(P, "_scan_file", full)
-    assert load_mod.main_load([str(tmp_path)], str(db), quiet=True) == 1
+    assert cli_main(["load", str(tmp_path), "--db", str(db), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "disk is full" in err and "w.duckdb.lines.tmp" in err and "permissions" not in err
     assert fingerprint(db) == before
