@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure
+.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures
 
 UV_VERSION := 0.13.8
 
@@ -57,6 +57,15 @@ generate: $(STAMP)
 	$(BIN)/python scripts/rules_table.py --write
 	$(BIN)/python scripts/gen_mart_aliases.py
 	$(BIN)/python -m evalhouse.docs_site lineage
+
+# fixtures/inspect: real inspect_ai logs, written offline by inspect_ai itself (mockllm) in two throw-away venvs
+inspect-fixtures: $(STAMP)
+	test -x .venv-inspect/bin/python || $(PYTHON) -m venv .venv-inspect
+	$(BIN)/uv pip install --quiet --python .venv-inspect/bin/python "inspect_ai==0.3.285"
+	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py
+	test -x .venv-inspect-old/bin/python || $(PYTHON) -m venv .venv-inspect-old
+	$(BIN)/uv pip install --quiet --python .venv-inspect-old/bin/python "inspect_ai==0.3.90"
+	.venv-inspect-old/bin/python scripts/gen_inspect_fixtures.py --old
 
 # the README's figure: the demo's report, one figure of it copied into docs/img
 readme-figure: $(STAMP)

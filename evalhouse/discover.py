@@ -7,6 +7,9 @@
   experiment.json, suite.json, judge-<i>.yaml / post-failure-judge-<i>.yaml (legacy .yml/.json too).
   The run directory is the nearest ancestor holding run.json (a nested directory with its own
   run.json is a separate run); anything under ``artifacts/`` of a run is ignored;
+- inspect_ai eval logs, by content, wherever they sit: ``*.eval`` ZIP archives, and ``*.json`` files whose
+  first bytes are an inspect_ai log object (`version`, `status`, `eval`); the only reads discovery makes are
+  these few bytes of each candidate;
 - everything else is ignored and counted.
 
 Symlinks: a symlink whose target lies outside every root is not followed unless
@@ -32,8 +35,8 @@ JSONL_NAME = re.compile(r"\.jsonl([.-][0-9][0-9-]*)?(\.gz)?$")
 class Item:
     """One file the loader will land."""
     path: str                 # absolute, logical (symlinks inside the roots are not resolved)
-    kind: str                 # 'jsonl' | 'ce'
-    family: str | None = None  # jsonl: big | matrix | layered
+    kind: str                 # 'jsonl' | 'ce' | 'inspect'
+    family: str | None = None  # jsonl: big | matrix | layered; inspect: inspect
     ce: dict | None = None    # ce: identity columns (run_dir, run_id, doc_kind, variant_id, ...)
 
 
@@ -53,6 +56,20 @@ def ce_kind(name: str) -> tuple[str, int | None, str | None] | None:
     if m:
         return "judge", int(m.group(2)), ("post_failure" if m.group(1) else "success")
     return None
+
+
+def is_inspect_log(path: str) -> bool:
+    """An inspect_ai eval log by content: a *.eval ZIP archive, or a *.json file that opens as a log object."""
+    suffix = os.path.splitext(path)[1]
+    if suffix not in (".eval", ".json"):
+        return False
+    from .loader.inspect_logs import ZIP_MAGIC, looks_like_json_log
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return suffix == ".eval"          # the loader reports why it cannot be read
+    return head.startswith(ZIP_MAGIC) if suffix == ".eval" else looks_like_json_log(head)
 
 
 def jsonl_family(path: str) -> str | None:
@@ -176,6 +193,9 @@ def discover(paths: list[str], family: str | None = None, follow_symlinks: bool 
                 out.ignored.append((path, why))
                 return
             out.items.append(Item(path=path, kind="ce", ce=row))
+            return
+        if is_inspect_log(path):
+            out.items.append(Item(path=path, kind="inspect", family="inspect"))
             return
         out.ignored.append((path, "not a file evalhouse loads"))
 

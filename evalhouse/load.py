@@ -146,6 +146,8 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
                 for it in items:
                     if it.kind == "jsonl":
                         loader.load_jsonl(it)
+                    elif it.kind == "inspect":
+                        loader.load_inspect(it)
                     else:
                         loader.load_ce(it)
                 loader.flush_small()
@@ -251,7 +253,8 @@ def format_summary(s: LoadSummary, verbose: bool = True) -> str:
     elif not s.files and s.ignored:
         # every file was ignored: say which and why, or the user sees a silent success
         lines.append("  nothing to load: every file was ignored. Logs are *.jsonl under logs_big/, logs/ or "
-                     "logs_layered/ (or pass --family), and coder-eval run directories holding run.json:")
+                     "logs_layered/ (or pass --family), coder-eval run directories holding run.json, and inspect_ai "
+                     "logs (*.eval, or *.json log objects):")
         for path, why in s.ignored[:SHOW_ERRORS]:
             lines.append(f"  ignored: {path}: {why}")
         if len(s.ignored) > SHOW_ERRORS:

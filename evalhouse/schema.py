@@ -135,6 +135,22 @@ DDL = [
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS oversize_cap BIGINT",
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS first_line_sha256 VARCHAR",
 ]
+# inspect_ai eval logs (.eval archives and .json logs): one row per member document (loader/inspect_logs.py)
+INSPECT_TABLE = "inspect_members"
+DDL.append(f"""CREATE TABLE IF NOT EXISTS raw.{INSPECT_TABLE} (
+        load_id          VARCHAR   NOT NULL,
+        loaded_at        TIMESTAMPTZ NOT NULL,
+        source_file      VARCHAR   NOT NULL,
+        log_format       VARCHAR   NOT NULL,   -- eval | json
+        member           VARCHAR   NOT NULL,   -- header.json, samples/<id>_epoch_<n>.json, _journal/start.json, ...
+        member_kind      VARCHAR   NOT NULL,   -- header | start | sample | summaries | journal_summary | reductions
+        sample_id        VARCHAR,              -- as text; sample_id_is_int says whether the log has it as a number
+        sample_id_is_int BOOLEAN,
+        epoch            INTEGER,
+        document         VARCHAR   NOT NULL,   -- the member's JSON text
+        document_sha256  VARCHAR   NOT NULL,
+        file_sha256      VARCHAR   NOT NULL
+    )""")
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_JSONL_COLUMNS})" for t in JSONL_TABLES.values()]
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CE_COLUMNS})" for t in CE_TABLES.values()]
 

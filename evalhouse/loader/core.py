@@ -9,6 +9,7 @@ from ..config import load_batch_enabled, max_record_bytes
 from ..schema import CE_TABLES
 from .batch import BatchMixin
 from .documents import DocumentsMixin
+from .inspect import InspectMixin
 from .jsonl import JsonlMixin
 from .progress import _Progress
 from . import statements as S
@@ -17,9 +18,9 @@ from .results import LoadSummary
 from .prepass import _Scan
 
 
-class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin):
-    """One load's work in one DuckDB transaction: the registry, JSONL files, small-file batches and
-    coder-eval documents (each in its own module); evalhouse.load drives it."""
+class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin):
+    """One load's work in one DuckDB transaction: the registry, JSONL files, small-file batches,
+    coder-eval documents and inspect_ai logs (each in its own module); evalhouse.load drives it."""
 
     def __init__(self, con, summary: LoadSummary, loaded_at: datetime, progress: _Progress, direct: bool = True,
                  shas_dir: str | None = None, explicit_family: str | None = None):

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, fields
 
 from ..discover import Item
-from ..schema import CE_TABLES, JSONL_TABLES
+from ..schema import CE_TABLES, INSPECT_TABLE, JSONL_TABLES
 from . import statements as S
 from .prepass import _prefix_hexdigest
 from .results import FileResult, _cut
@@ -226,6 +226,8 @@ class RegistryMixin:
         fam = reg.family
         if fam in JSONL_TABLES:
             self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
+        elif fam == "inspect":
+            self.con.execute(f"DELETE FROM raw.{INSPECT_TABLE} WHERE source_file = $p", {"p": res.path})
         elif fam.startswith("ce:") and fam[3:] in CE_TABLES:
             self.con.execute(f"DELETE FROM raw.{CE_TABLES[fam[3:]]} WHERE source_file = $p", {"p": res.path})
             if self._ce_index is not None:
@@ -267,7 +269,9 @@ class RegistryMixin:
                 self.s.records_landed -= sum(f.landed for f in earlier)
                 self.s.files_loaded -= sum(1 for f in earlier if f.status in ("loaded", "appended", "replaced"))
             del self.registry[path]
-            if item.kind == "jsonl":
+            if item.kind == "inspect":
+                self.load_inspect(item)
+            elif item.kind == "jsonl":
                 self.load_jsonl(item)
             else:
                 self.load_ce(item)

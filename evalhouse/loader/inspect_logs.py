@@ -1,0 +1,132 @@
+"""Reading inspect_ai eval logs into members, by hand and small (tests/inspect check it against inspect_ai's
+own reader).
+
+- `.eval`: a ZIP archive. Members are Zstandard-compressed (ZIP method 93) in current inspect_ai, which Python's
+  zipfile cannot read, and DEFLATE (8) in older versions; both are read here. A log still being written (status
+  "started", or a killed run) has no header.json: its journal and sample members land all the same.
+- `.json`: one JSON object with `version`, `status`, `eval`, ... and the `samples` list. It is split into the
+  members an .eval file would hold: header.json (everything but samples and reductions), one
+  samples/<id>_epoch_<n>.json per sample and reductions.json.
+
+Each member is kept as its JSON text (what the log says, typed later in staging); a member that cannot be read
+is reported with its reason and the others land.
+"""
+from __future__ import annotations
+
+import json
+import re
+import struct
+import zipfile
+from dataclasses import dataclass
+
+ZIP_MAGIC = b"PK\x03\x04"
+_SAMPLE = re.compile(r"^samples/(?P<id>.+)_epoch_(?P<epoch>\d+)\.json$")
+_KINDS = {"header.json": "header", "summaries.json": "summaries", "reductions.json": "reductions",
+          "_journal/start.json": "start"}
+
+
+@dataclass
+class Member:
+    name: str                 # the member's path in the .eval archive (or the one it would have for a .json log)
+    kind: str                 # header | start | sample | summaries | journal_summary | reductions
+    text: str                 # its JSON text
+    sample_id: str | None = None
+    sample_id_is_int: bool | None = None
+    epoch: int | None = None
+
+
+def member_kind(name: str) -> str | None:
+    if name in _KINDS:
+        return _KINDS[name]
+    if _SAMPLE.match(name):
+        return "sample"
+    if name.startswith("_journal/summaries/") and name.endswith(".json"):
+        return "journal_summary"
+    return None
+
+
+def looks_like_json_log(head: bytes) -> bool:
+    """The first bytes of a .json file are those of an inspect_ai log object (`version`, `status`, `eval`)."""
+    text = head.lstrip()[:4096].decode("utf-8", "replace")
+    return text.startswith("{") and '"eval"' in text and '"status"' in text and '"version"' in text
+
+
+def _sample_identity(member: Member) -> None:
+    """The sample's id (int or str, as the log has it) and epoch, from its JSON (the member name is a fallback)."""
+    m = _SAMPLE.match(member.name)
+    try:
+        obj = json.loads(member.text)
+    except ValueError:
+        obj = {}
+    sid = obj.get("id") if isinstance(obj, dict) else None
+    if sid is None and m:
+        sid = m.group("id")
+    member.sample_id = None if sid is None else str(sid)
+    member.sample_id_is_int = isinstance(sid, int) and not isinstance(sid, bool)
+    epoch = obj.get("epoch") if isinstance(obj, dict) else None
+    member.epoch = epoch if isinstance(epoch, int) else (int(m.group("epoch")) if m else None)
+
+
+def _decompress(data: bytes, info: zipfile.ZipInfo, max_bytes: int) -> bytes:
+    start = info.header_offset
+    if data[start:start + 4] != ZIP_MAGIC:
+        raise ValueError("no local file header at its offset")
+    name_len, extra_len = struct.unpack("<HH", data[start + 26:start + 30])
+    body = start + 30 + name_len + extra_len
+    raw = data[body:body + info.compress_size]
+    if info.file_size > max_bytes:
+        raise ValueError(f"{info.file_size} bytes uncompressed, over the record limit of {max_bytes} "
+                         "(raise EVALHOUSE_MAX_RECORD_BYTES)")
+    if info.compress_type == zipfile.ZIP_STORED:
+        return raw
+    if info.compress_type == zipfile.ZIP_DEFLATED:
+        import zlib
+        return zlib.decompressobj(-15).decompress(raw, max_bytes + 1)
+    if info.compress_type == 93:
+        import zstandard
+        return zstandard.ZstdDecompressor().decompress(raw, max_output_size=max(info.file_size, 1))
+    raise ValueError(f"ZIP compression method {info.compress_type} is not one inspect_ai writes")
+
+
+def eval_members(data: bytes, max_bytes: int) -> tuple[list[Member], list[tuple[str, str]]]:
+    """The members of an .eval archive and, for each member that cannot be read, (member, reason)."""
+    members, errors = [], []
+    try:
+        infos = zipfile.ZipFile(__import__("io").BytesIO(data)).infolist()
+    except zipfile.BadZipFile as exc:
+        return [], [("", f"not a readable .eval archive (a ZIP): {exc}")]
+    for info in infos:
+        kind = member_kind(info.filename)
+        if kind is None or info.is_dir():
+            continue
+        try:
+            body = _decompress(data, info, max_bytes)
+            if len(body) != info.file_size:
+                raise ValueError(f"{len(body)} bytes after decompression, the archive says {info.file_size}")
+            text = body.decode("utf-8")
+            json.loads(text)          # valid JSON (inspect writes NaN / Infinity literals; Python reads them)
+        except Exception as exc:  # noqa: BLE001 - any failure is this member's, with its reason
+            errors.append((info.filename, f"member {info.filename} unreadable: {type(exc).__name__}: {exc}"))
+            continue
+        m = Member(info.filename, kind, text)
+        if kind == "sample":
+            _sample_identity(m)
+        members.append(m)
+    return members, errors
+
+
+def json_log_members(data: bytes) -> list[Member]:
+    """A .json log split into the members an .eval archive holds. Raises ValueError when it is not one."""
+    obj = json.loads(data)
+    if not isinstance(obj, dict) or "eval" not in obj:
+        raise ValueError("not an inspect_ai log object (no `eval`)")
+    samples = obj.get("samples") or []
+    header = {k: v for k, v in obj.items() if k not in ("samples", "reductions")}
+    out = [Member("header.json", "header", json.dumps(header))]
+    for s in samples:
+        m = Member(f"samples/{s.get('id')}_epoch_{s.get('epoch')}.json", "sample", json.dumps(s))
+        _sample_identity(m)
+        out.append(m)
+    if obj.get("reductions") is not None:
+        out.append(Member("reductions.json", "reductions", json.dumps(obj["reductions"])))
+    return out

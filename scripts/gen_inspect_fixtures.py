@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Write the inspect_ai fixture logs in fixtures/inspect/ with inspect_ai itself, offline.
+
+The models are inspect's own `mockllm` provider with fixed outputs and token usage (no network, no
+tokenizer download). What the logs cover (issue 17):
+
+  both_models/     model-a and model-b on the same 5 samples (ids int and str), 2 epochs reduced by mean and
+                   max, three scorers (match: C/I letters, includes: C/I, length_ratio: a number), a grader
+                   model (model_graded_qa, role "grader"), one sample whose provider call fails (an errored
+                   sample, fail_on_error=False), one that hits a message limit; .eval (zstd members) for
+                   model-a and .json for model-b
+  score_on_error/  model-a again with score_on_error=True: the errored sample is scored
+  statuses/        status "error" (fail_on_error=True), "cancelled" (Ctrl-C) and "started" (the writer
+                   killed mid-run: a journal and sample members, no header.json)
+  deflate/         a log written by inspect_ai 0.3.90, whose .eval members are DEFLATE-compressed (`--old`)
+
+    make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
+
+The machine's paths are scrubbed from every member (the logs record the working directory), so the files
+are the same wherever they were made; a re-run rewrites them with new run ids and times.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "fixtures" / "inspect"
+INSPECT_VERSION = "0.3.285"
+OLD_VERSION = "0.3.90"
+
+
+def _task(n_epochs: int = 2):
+    from inspect_ai import Epochs, Task
+    from inspect_ai.dataset import Sample
+    from inspect_ai.scorer import Score, Target, includes, match, mean, model_graded_qa, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
+
+    @scorer(metrics=[mean(), stderr()])
+    def length_ratio():
+        async def score(state: TaskState, target: Target):
+            return Score(value=min(1.0, len(state.output.completion) / 10.0))
+        return score
+
+    data = [Sample(id=1, input="What is 2+2? Answer with a number.", target="4", metadata={"group": "arith"}),
+            Sample(id=2, input="What is 3+5? Answer with a number.", target="8", metadata={"group": "arith"}),
+            Sample(id="cap-fr", input="Capital of France? One word.", target="Paris", metadata={"group": "geo"}),
+            Sample(id="cap-de", input="Capital of Germany? One word.", target="Berlin", metadata={"group": "geo"}),
+            Sample(id="boom", input="Explode please.", target="x", metadata={"group": "geo"})]
+    return Task(name="qa", dataset=data, solver=generate(),
+                scorer=[match(), includes(), length_ratio(), model_graded_qa()],
+                epochs=Epochs(n_epochs, ["mean", "max"]), metadata={"cluster": "group"})
+
+
+async def _hang():
+    import anyio
+
+    await anyio.sleep(600)
+
+
+def _outputs(name: str, right: dict[str, str], slow: str | None = None):
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    calls = {"n": 0}
+
+    def out(input, tools, tool_choice, config):
+        calls["n"] += 1
+        prompt = input[-1].text if input else ""
+        if "Explode" in prompt:
+            raise RuntimeError("simulated provider failure")
+        if slow and slow in prompt:
+            return _hang()          # an async generate that never finishes (mockllm awaits it)
+        if "GRADE" in prompt:
+            content = "GRADE: C" if calls["n"] % 2 else "GRADE: I"
+        else:
+            key = next((k for k in right if k in prompt), None)
+            content = right[key] if key else "I don't know"
+            if key and calls["n"] % 3 == 0:
+                content = "maybe " + content
+        o = ModelOutput.from_content(model=name, content=content)
+        o.usage = ModelUsage(input_tokens=20 + calls["n"] % 5, output_tokens=5 + calls["n"] % 2,
+                             total_tokens=30 + calls["n"] % 5 + calls["n"] % 2, input_tokens_cache_read=5)
+        return o
+    return out
+
+
+A = {"2+2": "4", "3+5": "9", "France": "Paris", "Germany": "Berlin"}
+B = {"2+2": "4", "3+5": "8", "France": "Lyon", "Germany": "Berlin"}
+
+
+def _eval(out: Path, model: str, right: dict, fmt: str, **kw):
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    m = get_model(f"mockllm/{model}", custom_outputs=_outputs(f"mockllm/{model}", right, kw.pop("slow", None)))
+    g = get_model("mockllm/grader", custom_outputs=_outputs("mockllm/grader", {}))
+    return inspect_eval(_task(kw.pop("epochs", 2)), model=m, model_roles={"grader": g}, log_dir=str(out),
+                        log_format=fmt, display="none", **kw)
+
+
+def _started(out: str) -> None:          # in a child process, killed while a sample hangs
+    _eval(Path(out), "model-a", {**A, "Germany": "Berlin"}, "eval", slow="Germany", fail_on_error=False,
+          log_buffer=1, max_samples=1, epochs=1)
+
+
+def _scrub(root: Path) -> None:
+    """The logs record the directory they were written from: replace this machine's paths."""
+    subs = [(sys.prefix, "/venv"), (sys.base_prefix, "/python"), (str(ROOT), "/evalhouse"), (os.getcwd(), "/work"),
+            (str(Path.home()), "/home/user")]
+    for path in sorted(root.rglob("*")):
+        if path.suffix == ".json":
+            text = path.read_text()
+            for a, b in subs:
+                text = text.replace(a, b)
+            path.write_text(text)
+        elif path.suffix == ".eval":
+            _scrub_zip(path, subs)
+
+
+def _scrub_zip(path: Path, subs) -> None:
+    try:
+        import zstandard  # inspect_ai's own dependency in versions that write Zstandard members (ZIP method 93)
+    except ImportError:
+        zstandard = None
+
+    members = []
+    with open(path, "rb") as fh:
+        data = fh.read()
+    with zipfile.ZipFile(path) as zf:
+        for info in zf.infolist():
+            start = info.header_offset
+            name_len, extra_len = int.from_bytes(data[start + 26:start + 28], "little"), int.from_bytes(data[start + 28:start + 30], "little")
+            raw = data[start + 30 + name_len + extra_len:start + 30 + name_len + extra_len + info.compress_size]
+            if info.compress_type == 93:
+                body = zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
+            else:
+                body = zf.read(info)
+            text = body.decode()
+            for a, b in subs:
+                text = text.replace(a, b)
+            members.append((info, text.encode()))
+    _write_zstd_zip(path, members)
+
+
+def _write_zstd_zip(path: Path, members) -> None:
+    """A ZIP whose members are Zstandard-compressed (method 93), as inspect_ai writes them."""
+    import struct
+    import zlib
+
+    out, central = bytearray(), bytearray()
+    for info, body in members:
+        if info.compress_type == 93:
+            import zstandard
+            comp = zstandard.ZstdCompressor().compress(body)
+        else:
+            co = zlib.compressobj(6, zlib.DEFLATED, -15)
+            comp = co.compress(body) + co.flush()
+        method = 93 if info.compress_type == 93 else 8
+        crc = zlib.crc32(body)
+        name = info.filename.encode()
+        offset = len(out)
+        dostime = (info.date_time[3] << 11) | (info.date_time[4] << 5) | (info.date_time[5] // 2)
+        dosdate = ((info.date_time[0] - 1980) << 9) | (info.date_time[1] << 5) | info.date_time[2]
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 63, 0, method, dostime, dosdate, crc, len(comp), len(body),
+                           len(name), 0) + name + comp
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 63, 63, 0, method, dostime, dosdate, crc, len(comp),
+                               len(body), len(name), 0, 0, 0, 0, 0, offset) + name
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(central), len(out), 0)
+    path.write_bytes(bytes(out + central + end))
+
+
+def _old() -> int:
+    """A DEFLATE .eval from an old inspect_ai (one scorer, no roles: what that version offers)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import match
+    from inspect_ai.solver import generate
+
+    def outs():
+        n = 0
+        while True:
+            n += 1
+            o = ModelOutput.from_content(model="mockllm/model-a", content="4" if n % 2 else "5")
+            o.usage = ModelUsage(input_tokens=30, output_tokens=5, total_tokens=35, input_tokens_cache_read=10)
+            yield o
+
+    out = OUT / "deflate"
+    shutil.rmtree(out, ignore_errors=True)
+    data = [Sample(id=i, input=f"What is 2+2? (#{i})", target="4") for i in range(1, 5)]
+    inspect_eval(Task(name="qa_old", dataset=data, solver=generate(), scorer=match()),
+                 model=get_model("mockllm/model-a", custom_outputs=outs()), log_dir=str(out), log_format="eval",
+                 display="none")
+    _scrub(out)
+    return 0
+
+
+def main() -> int:
+    import inspect_ai
+
+    if "--old" in sys.argv[1:]:
+        return _old()
+    if inspect_ai.__version__ != INSPECT_VERSION:
+        print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
+    for sub in ("both_models", "score_on_error", "statuses"):
+        shutil.rmtree(OUT / sub, ignore_errors=True)
+    (OUT / "both_models").mkdir(parents=True)
+    _eval(OUT / "both_models", "model-a", A, "eval", fail_on_error=False, message_limit=10)
+    _eval(OUT / "both_models", "model-b", B, "json", fail_on_error=False, message_limit=10)
+    _eval(OUT / "score_on_error", "model-a", A, "eval", fail_on_error=False, score_on_error=True)
+    _eval(OUT / "statuses", "model-b", B, "eval", fail_on_error=True)                     # -> error
+    ctx = multiprocessing.get_context("spawn")
+    for sig in (signal.SIGINT, signal.SIGKILL):   # Ctrl-C: "cancelled"; a killed writer: "started"
+        child = ctx.Process(target=_started, args=(str(OUT / "statuses"),))
+        child.start()
+        time.sleep(20)                   # the other samples are written; the hanging one never is
+        os.kill(child.pid, sig)
+        child.join(60)
+        if child.is_alive():
+            os.kill(child.pid, signal.SIGKILL)
+            child.join()
+    _scrub(OUT)
+    for p in sorted(OUT.rglob("*.*")):
+        print(p.relative_to(ROOT), p.stat().st_size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
