@@ -58,6 +58,8 @@ RULES: dict[str, str] = {
     "R25": "Every rate or mean carries its denominator, its cluster count and an interval at the right unit: Wilson for independent binary outcomes; for grouped outcomes the CR1 SE with a t(C-1) critical value (means) or Wilson at the design-effect n (binary rates); paired differences with family-adjusted p-values for A/B, ablation and model-vs-model comparisons. No interval is zero-width around an interior value; the simulation study shows >= 92% coverage.",
     "R26": "Every fact row carries where it came from (source file, line or document, load id).",
     "R27": "A logged cost agrees with the rate-card row in force when it was logged (its tokens at that row, within 0.5%); a disagreement is a finding naming the row it matches instead (a superseded row: a stale price table), and the record is quoted at its best-known cost.",
+    "R28": "inspect_ai's stored accuracy / mean / stderr equal their recomputation from the log's own reduced samples; a disagreement is a finding, and the recomputed value is the one to quote.",
+    "R29": "Errored inspect_ai samples never silently leave a denominator: every accuracy / mean states the samples attempted and the rate with unscored, errored samples counted as incorrect beside inspect's own.",
 }
 
 RULE_IDS = list(RULES)

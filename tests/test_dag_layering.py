@@ -87,7 +87,7 @@ def test_the_layering_check_catches_a_planted_violation(tmp_path):
 
 
 # the family words: one per log family, plus the cross-family areas (costs, the raw load tables, reference data)
-FAMILIES = ("big", "matrix", "layered", "coder_eval", "costs", "raw", "reference")
+FAMILIES = ("big", "matrix", "layered", "coder_eval", "inspect", "costs", "raw", "reference")
 # names that state what they measure across families (docs/architecture.md, "Names")
 NAMED_FOR_WHAT_THEY_MEASURE = {"data_quality_findings", "field_lineage", "cost_quality_frontier"}
 

@@ -1,0 +1,36 @@
+{#-
+  One row per header-like member of an inspect_ai log: header.json (a finished log: success, error, cancelled)
+  and _journal/start.json (written when the run starts; a killed run has only this). Typed; the status is the
+  log's own (NULL on a start member).
+-#}
+with members as (
+    select * from {{ ref('base_inspect__members') }}
+    where member_kind in ('header', 'start')
+)
+
+select
+    m.source_file,
+    m.log_format,
+    m.member_kind,
+    {{ json_text('m.document', '$.status') }} as status,
+    {{ json_text('m.document', '$.eval.eval_id') }} as eval_id,
+    {{ json_text('m.document', '$.eval.run_id') }} as run_id,
+    {{ json_text('m.document', '$.eval.task') }} as task,
+    {{ json_text('m.document', '$.eval.task_id') }} as task_id,
+    {{ json_fragment('m.document', '$.eval.task_args') }} as task_args_json,
+    {{ json_text('m.document', '$.eval.model') }} as model,
+    {{ parse_utc_timestamp(json_text('m.document', '$.eval.created')) }} as created_at,
+    try_cast({{ json_text('m.document', '$.eval.config.epochs') }} as integer) as epochs,
+    coalesce(try_cast({{ json_text('m.document', '$.eval.config.score_on_error') }} as boolean), false) as score_on_error,
+    try_cast({{ json_text('m.document', '$.eval.dataset.samples') }} as integer) as dataset_samples,
+    {{ json_text('m.document', '$.eval.metadata.cluster') }} as cluster_metadata_key,
+    {{ json_text('m.document', '$.eval.packages.inspect_ai') }} as inspect_version,
+    try_cast({{ json_text('m.document', '$.results.total_samples') }} as integer) as total_samples_stored,
+    try_cast({{ json_text('m.document', '$.results.completed_samples') }} as integer) as completed_samples_stored,
+    {{ json_text('m.document', '$.error.message') }} as error_message,
+    {{ json_fragment('m.document', '$.stats.model_usage') }} as model_usage_json,
+    {{ json_fragment('m.document', '$.stats.role_usage') }} as role_usage_json,
+    m.has_nonfinite_literals,
+    m.load_id,
+    m.document_sha256
+from members as m

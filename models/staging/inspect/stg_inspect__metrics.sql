@@ -1,0 +1,29 @@
+{#- One row per (log, score, reducer, metric) as the header's results store it: inspect_ai's own numbers. -#}
+with members as (
+    select * from {{ ref('base_inspect__members') }}
+    where member_kind = 'header'
+),
+
+results as (
+    select
+        m.source_file,
+        r.position as score_position,
+        r.value as score_json,
+        m.load_id
+    from members as m
+    {{ json_each('m.document', '$.results.scores', 'r') }}
+)
+
+select
+    r.source_file,
+    r.score_position,
+    {{ json_text('r.score_json', '$.name') }} as score_name,
+    {{ json_text('r.score_json', '$.scorer') }} as scorer,
+    {{ json_text('r.score_json', '$.reducer') }} as reducer,
+    try_cast({{ json_text('r.score_json', '$.scored_samples') }} as integer) as scored_samples_stored,
+    try_cast({{ json_text('r.score_json', '$.unscored_samples') }} as integer) as unscored_samples_stored,
+    mt.key as metric,
+    try_cast({{ json_text('mt.value', '$.value') }} as double) as value_stored,
+    r.load_id
+from results as r
+{{ json_each_entry('r.score_json', '$.metrics', 'mt') }}

@@ -1,0 +1,152 @@
+"""inspect_ai's own numbers reproduced (issue 17): every accuracy / mean / stderr a fixture log stores equals
+evalhouse's recomputation, and both equal an independent Python oracle that reduces the per-epoch sample scores
+itself; the rate with errored samples counted as incorrect is stated beside inspect's (R29); a tampered stored
+metric is a finding (R28, negative control); a mart that loses the errored samples fails the build's test (R29,
+negative control)."""
+from __future__ import annotations
+
+import io
+import json
+import math
+import shutil
+import statistics
+import zipfile
+from pathlib import Path
+
+import pytest
+import zstandard
+
+from evalhouse.cli import main
+from helpers import FIXTURES, dbt, fresh_db, query, run_results
+
+LOGS = FIXTURES / "inspect"
+SELECT = ["+inspect_metrics", "+int_dq__inspect_r28_stored_metric_disagrees"]
+
+
+def _members(path: Path) -> dict[str, dict]:
+    """The log's JSON members, read here without the loader (zstd by hand, DEFLATE by zipfile)."""
+    if path.suffix == ".json":
+        obj = json.loads(path.read_text())
+        return {"header.json": obj, **{f"samples/{s['id']}_epoch_{s['epoch']}.json": s for s in obj["samples"]}}
+    data, out = path.read_bytes(), {}
+    for info in zipfile.ZipFile(path).infolist():
+        if info.compress_type == 93:
+            s = info.header_offset
+            body = s + 30 + int.from_bytes(data[s + 26:s + 28], "little") + int.from_bytes(data[s + 28:s + 30], "little")
+            raw = zstandard.ZstdDecompressor().decompress(data[body:body + info.compress_size], max_output_size=info.file_size)
+        else:
+            raw = zipfile.ZipFile(io.BytesIO(data)).read(info)
+        out[info.filename] = json.loads(raw)
+    return out
+
+
+def _to_float(v) -> float | None:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        return {"C": 1.0, "P": 0.5, "I": 0.0, "N": 0.0}.get(v)
+    return None
+
+
+def oracle(path: Path) -> dict[tuple[str, str | None], dict]:
+    """(scorer, reducer) -> accuracy (mean), stderr, n scored, n attempted, mean with errors as 0: from the samples."""
+    members = _members(path)
+    header = members["header.json"]
+    samples = [m for k, m in members.items() if k.startswith("samples/")]
+    attempted = {s["id"] for s in samples}
+    out = {}
+    for res in header.get("results", {}).get("scores", []):
+        scorer, reducer = res["scorer"], res.get("reducer")
+        per_sample: dict = {}
+        for s in samples:
+            sc = (s.get("scores") or {}).get(scorer)
+            if sc is not None and _to_float(sc["value"]) is not None:
+                per_sample.setdefault(s["id"], []).append(_to_float(sc["value"]))
+        reduce = {"mean": statistics.fmean, "max": max, None: statistics.fmean}[reducer]
+        vals = [reduce(v) for v in per_sample.values()]
+        n = len(vals)
+        out[(scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": statistics.stdev(vals) / math.sqrt(n),
+                                  "n": n, "attempted": len(attempted), "errors_as_incorrect": sum(vals) / len(attempted)}
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("inspect")
+    db = fresh_db(tmp / "w.duckdb")
+    assert main(["load", str(LOGS), "--db", str(db), "--quiet"]) == 0
+    dbt(["build", "--select", *SELECT, "--exclude-resource-type", "unit_test"], db, tmp / "target")
+    return db, tmp
+
+
+def test_every_stored_metric_is_recomputed_exactly(built):
+    db, _ = built
+    rows = query(db, "select metric, value_stored, value_recomputed from marts.inspect_metrics "
+                     "where metric in ('accuracy', 'mean', 'stderr')")
+    assert len(rows) >= 60
+    assert all(abs(s - r) <= 1e-9 * max(abs(s), 1e-12) for _, s, r in rows), rows
+    assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
+
+
+def test_the_mart_equals_an_independent_oracle(built):
+    db, _ = built
+    checked = 0
+    for path in sorted(p for p in LOGS.rglob("*") if p.suffix in (".eval", ".json")):
+        if "header.json" not in _members(path):
+            continue                                          # a killed run stores no metrics
+        for (scorer, reducer), want in oracle(path).items():
+            got = dict((m, (v, e, ns, na)) for m, v, e, ns, na in query(
+                db, "select metric, value_recomputed, value_errors_as_incorrect, n_samples_scored, n_samples_attempted "
+                    "from marts.inspect_metrics where source_file = ? and scorer = ? and reducer is not distinct from ?",
+                [str(path), scorer, reducer]))
+            mean_metric = "accuracy" if "accuracy" in got else "mean"
+            v, e, ns, na = got[mean_metric]
+            assert (ns, na) == (want["n"], want["attempted"]), (path.name, scorer, reducer)
+            assert math.isclose(v, want["mean"], rel_tol=1e-12) and math.isclose(e, want["errors_as_incorrect"], rel_tol=1e-12)
+            assert math.isclose(got["stderr"][0], want["stderr"], rel_tol=1e-12)
+            checked += 1
+    assert checked >= 20
+
+
+def test_r29_errors_counted_as_incorrect_differ_from_inspects_rate(built):
+    """The #3707 case: model-a answers 3 of the 4 samples it finished and errors on the fifth: inspect reports
+    0.75, and 0.60 is the rate over every sample the log attempted."""
+    db, _ = built
+    (row,) = query(db, "select value_stored, value_errors_as_incorrect, n_samples_scored, n_samples_attempted, "
+                       "n_samples_errored from marts.inspect_metrics where model = 'mockllm/model-a' and scorer = 'match' "
+                       "and reducer = 'mean' and metric = 'accuracy' and source_file like '%both_models%'")
+    assert row == (0.75, 0.6, 4, 5, 1)
+    res = run_results(built[1] / "target")
+    assert res["r29_inspect_errored_samples_counted"]["status"] == "pass"
+    assert res["r28_inspect_stored_metrics_agree"]["status"] == "pass"
+
+
+def test_r28_negative_control_a_tampered_stored_metric_is_a_finding(tmp_path):
+    src = next((LOGS / "both_models").glob("*.json"))
+    obj = json.loads(src.read_text())
+    obj["results"]["scores"][0]["metrics"]["accuracy"]["value"] = 0.99       # the log claims more than its samples
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "tampered.json").write_text(json.dumps(obj))
+    db = fresh_db(tmp_path / "w.duckdb")
+    assert main(["load", str(logs), "--db", str(db), "--quiet"]) == 0
+    dbt(["build", "--select", *SELECT, "--exclude-resource-type", "unit_test"], db, tmp_path / "target", check=False)
+    res = run_results(tmp_path / "target")
+    assert res["r28_inspect_stored_metrics_agree"]["status"] == "warn"
+    (detail,) = query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")[0]
+    assert "0.99" in detail and "0.75" in detail
+
+
+def test_r29_negative_control_a_mart_that_drops_errored_samples_fails(built, tmp_path):
+    db, tmp = built
+    work = tmp_path / "w.duckdb"
+    shutil.copyfile(db, work)
+    import duckdb
+    con = duckdb.connect(str(work))
+    con.execute("update marts.inspect_metrics set n_samples_attempted = n_samples_scored - 1 where metric = 'accuracy'")
+    con.close()
+    dbt(["test", "--select", "r29_inspect_errored_samples_counted"], work, tmp_path / "target", check=False)
+    res = run_results(tmp_path / "target")
+    assert res["r29_inspect_errored_samples_counted"]["status"] == "fail"
