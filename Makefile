@@ -61,7 +61,7 @@ generate: $(STAMP)
 # fixtures/inspect: real inspect_ai logs, written offline by inspect_ai itself (mockllm) in two throw-away venvs
 inspect-fixtures: $(STAMP)
 	test -x .venv-inspect/bin/python || $(PYTHON) -m venv .venv-inspect
-	$(BIN)/uv pip install --quiet --python .venv-inspect/bin/python "inspect_ai==0.3.285"
+	$(BIN)/uv pip install --quiet --python .venv-inspect/bin/python "inspect_ai==0.3.285" pandas pyarrow
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py
 	test -x .venv-inspect-old/bin/python || $(PYTHON) -m venv .venv-inspect-old
 	$(BIN)/uv pip install --quiet --python .venv-inspect-old/bin/python "inspect_ai==0.3.90"

@@ -289,9 +289,9 @@ def cmd_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | 
             stats = write_demo_data(data)
             for why in stats["skipped"]:
                 _err(f"evalhouse demo: {why}")
-            _out(f"evalhouse demo: sample logs and coder-eval runs in {data} "
-                 f"({stats['sample_files_written']} sample files and "
-                 f"{stats['coder_eval_files_written']} coder-eval files (re)written)")
+            _out(f"evalhouse demo: sample logs, coder-eval runs and inspect_ai logs in {data} "
+                 f"({stats['sample_files_written']} sample files, {stats['coder_eval_files_written']} coder-eval "
+                 f"files and {stats['inspect_files_written']} inspect_ai files (re)written)")
             rc = cmd_load([str(data)], db=db)
             if rc != 0:
                 _err(f"evalhouse demo: load failed (exit {rc})")

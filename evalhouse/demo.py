@@ -3,7 +3,7 @@
 1. writes the deterministic sample logs of every brownfield family into DATA_DIR (default
    ./demo_data); a file whose content is unchanged is left untouched;
 2. copies the real coder-eval run directories shipped in fixtures/coder_eval into
-   DATA_DIR/coder_eval;
+   DATA_DIR/coder_eval, and the inspect_ai logs of fixtures/inspect into DATA_DIR/inspect;
 3. loads DATA_DIR into the working file, runs the crash-safe build and publishes the analyst
    file;
 4. prints a few headline rows from whichever marts exist, read from the analyst file;
@@ -44,6 +44,14 @@ HEADLINES: list[tuple[str, str, list[str], list[str], int]] = [
      ["experiment_id", "variant_a", "variant_b", "n_pairs", "mean_difference", "difference_ci_low",
       "difference_ci_high", "mcnemar_p"],
      ["experiment_id", "variant_a", "variant_b"], 8),
+    ("marts", "inspect_metrics",
+     ["model", "status", "score_name", "reducer", "metric", "value_stored", "value_recomputed",
+      "value_errors_as_incorrect", "n_samples_scored", "n_samples_attempted"],
+     ["model", "status", "score_name", "reducer"], 12),
+    ("marts", "inspect_model_pairs",
+     ["scorer", "reducer", "model_a", "model_b", "n_pairs", "value_diff_mean", "value_diff_ci_low",
+      "value_diff_ci_high", "p_value"],
+     ["scorer", "reducer", "model_a", "model_b"], 8),
     ("marts", "fct_costs_repriced", [], [], 0),  # summarised specially below
     ("marts", "data_quality_findings", [], [], 0),  # summarised specially below
 ]
@@ -74,7 +82,7 @@ def write_demo_data(data_dir: Path) -> dict:
     """Sample logs + shipped coder-eval runs into data_dir. Returns files written per part, and under
     "skipped" what could not be written (and why)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    stats: dict = {"sample_files_written": 0, "coder_eval_files_written": 0, "skipped": []}
+    stats: dict = {"sample_files_written": 0, "coder_eval_files_written": 0, "inspect_files_written": 0, "skipped": []}
     try:
         from .samples import write_sample_logs
     except ImportError as exc:  # the generator is optional for the demo's other half
@@ -88,6 +96,11 @@ def write_demo_data(data_dir: Path) -> dict:
         stats["coder_eval_files_written"] = _sync_tree(ce_src, data_dir / "coder_eval")
     else:
         stats["skipped"].append(f"{ce_src} not found; skipping coder-eval runs")
+    inspect_src = FIXTURES_DIR / "inspect"
+    if inspect_src.is_dir():
+        stats["inspect_files_written"] = _sync_tree(inspect_src, data_dir / "inspect")
+    else:
+        stats["skipped"].append(f"{inspect_src} not found; skipping inspect_ai logs")
     return stats
 
 

@@ -60,6 +60,7 @@ RULES: dict[str, str] = {
     "R27": "A logged cost agrees with the rate-card row in force when it was logged (its tokens at that row, within 0.5%); a disagreement is a finding naming the row it matches instead (a superseded row: a stale price table), and the record is quoted at its best-known cost.",
     "R28": "inspect_ai's stored accuracy / mean / stderr equal their recomputation from the log's own reduced samples; a disagreement is a finding, and the recomputed value is the one to quote.",
     "R29": "Errored inspect_ai samples never silently leave a denominator: every accuracy / mean states the samples attempted and the rate with unscored, errored samples counted as incorrect beside inspect's own.",
+    "R30": "inspect_ai model comparisons are paired only on identical sample sets, between finished logs of one task with the same arguments, per (scorer, reducer): never across statuses, scorers or reducers.",
 }
 
 RULE_IDS = list(RULES)

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, fields
 
 from ..discover import Item
-from ..schema import CE_TABLES, INSPECT_TABLE, JSONL_TABLES
+from ..schema import CE_TABLES, JSONL_TABLES
 from . import statements as S
 from .prepass import _prefix_hexdigest
 from .results import FileResult, _cut
@@ -227,7 +227,7 @@ class RegistryMixin:
         if fam in JSONL_TABLES:
             self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
         elif fam == "inspect":
-            self.con.execute(f"DELETE FROM raw.{INSPECT_TABLE} WHERE source_file = $p", {"p": res.path})
+            self.con.execute(S.DELETE_INSPECT_FILE, {"p": res.path})
         elif fam.startswith("ce:") and fam[3:] in CE_TABLES:
             self.con.execute(f"DELETE FROM raw.{CE_TABLES[fam[3:]]} WHERE source_file = $p", {"p": res.path})
             if self._ce_index is not None:

@@ -136,7 +136,8 @@ INSERT_FILES = (
     'unnest($first_line_sha256::VARCHAR[]), $load_id'
 )
 
-# inspect_ai log members (loader/inspect.py): one row per member of one file
+# inspect_ai log members (loader/inspect.py): one row per member of one file; a rewritten log's rows go first
+DELETE_INSPECT_FILE = "DELETE FROM raw.inspect_members WHERE source_file = $p"
 INSERT_INSPECT_MEMBERS = """
 INSERT INTO raw.inspect_members (load_id, loaded_at, source_file, log_format, member, member_kind, sample_id,
     sample_id_is_int, epoch, document, document_sha256, file_sha256)

@@ -20,7 +20,7 @@ from evalhouse.cli import main
 from helpers import FIXTURES, dbt, fresh_db, query, run_results
 
 LOGS = FIXTURES / "inspect"
-SELECT = ["+inspect_metrics", "+int_dq__inspect_r28_stored_metric_disagrees"]
+SELECT = ["+inspect_metrics", "+inspect_model_pairs", "+int_dq__inspect_r28_stored_metric_disagrees"]
 
 
 def _members(path: Path) -> dict[str, dict]:
@@ -150,3 +150,78 @@ def test_r29_negative_control_a_mart_that_drops_errored_samples_fails(built, tmp
     dbt(["test", "--select", "r29_inspect_errored_samples_counted"], work, tmp_path / "target", check=False)
     res = run_results(tmp_path / "target")
     assert res["r29_inspect_errored_samples_counted"]["status"] == "fail"
+
+
+def _reduced(path: Path, scorer: str, reducer: str) -> dict:
+    """sample id -> reduced value (mean / max over epochs of value_to_float), 0 for a sample with no score."""
+    members = _members(path)
+    out: dict = {}
+    for k, s in members.items():
+        if k.startswith("samples/"):
+            sc = (s.get("scores") or {}).get(scorer)
+            v = _to_float(sc["value"]) if sc is not None else None
+            out.setdefault(s["id"], [])
+            if v is not None:
+                out[s["id"]].append(v)
+    reduce = {"mean": statistics.fmean, "max": max}[reducer]
+    return {sid: (reduce(v) if v else 0.0) for sid, v in out.items()}
+
+
+def test_r30_model_pairs_on_the_same_samples_match_an_oracle(built):
+    """model-a vs model-b on the 5 samples both attempted: the paired mean difference and its t(4) interval,
+    recomputed here from the two log files."""
+    from scipy import stats
+    db, tmp = built
+    a, b = sorted((LOGS / "both_models").iterdir(), key=lambda p: p.suffix)        # .eval = model-a, .json = model-b
+    for scorer, reducer in (("match", "mean"), ("model_graded_qa", "max"), ("length_ratio", "mean")):
+        va, vb = _reduced(a, scorer, reducer), _reduced(b, scorer, reducer)
+        assert set(va) == set(vb)
+        d = [vb[k] - va[k] for k in va]
+        n, mean = len(d), statistics.fmean(d)
+        se = statistics.stdev(d) / math.sqrt(n)
+        (row,) = query(db, "select n_pairs, value_diff_mean, value_diff_se, value_diff_ci_low, value_diff_ci_high "
+                           "from marts.inspect_model_pairs where source_file_a = ? and source_file_b = ? and scorer = ? "
+                           "and reducer = ?", [str(a), str(b), scorer, reducer])
+        assert row[0] == n == 5 and math.isclose(row[1], mean, abs_tol=1e-12) and math.isclose(row[2], se, abs_tol=1e-12)
+        if se > 0:
+            t = stats.t.ppf(0.975, n - 1)
+            assert math.isclose(row[3], max(-1, mean - t * se), abs_tol=1e-9)
+            assert math.isclose(row[4], min(1, mean + t * se), abs_tol=1e-9)
+    # never a non-success log in a pair
+    statuses = query(db, "select distinct l.status from marts.inspect_model_pairs as p inner join "
+                         "intermediate.int_inspect__logs as l on l.source_file in (p.source_file_a, p.source_file_b)")
+    assert statuses == [("success",)]
+    assert run_results(tmp / "target")["r30_inspect_pairs_on_identical_samples"]["status"] == "pass"
+
+
+def test_r30_negative_control_a_pair_on_different_sample_sets_fails(built, tmp_path):
+    db, _ = built
+    work = tmp_path / "w.duckdb"
+    shutil.copyfile(db, work)
+    import duckdb
+    con = duckdb.connect(str(work))
+    con.execute("update marts.inspect_model_pairs set n_samples_b = n_pairs + 1 where scorer = 'match'")
+    con.close()
+    dbt(["test", "--select", "r30_inspect_pairs_on_identical_samples"], work, tmp_path / "target", check=False)
+    assert run_results(tmp_path / "target")["r30_inspect_pairs_on_identical_samples"]["status"] == "fail"
+
+
+def test_a_nan_score_builds_and_is_flagged(tmp_path):
+    """inspect_ai writes a non-finite score as the bare literal NaN, which is not JSON: the member lands as
+    written, staging flags it (has_nonfinite_literals) and keeps the NaN a number (as inspect's value_to_float
+    does), and the build goes on."""
+    src = next((LOGS / "both_models").glob("*.json"))
+    obj = json.loads(src.read_text())
+    first = obj["samples"][0]
+    first["scores"]["length_ratio"]["value"] = float("nan")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "nan.json").write_text(json.dumps(obj))
+    db = fresh_db(tmp_path / "w.duckdb")
+    assert main(["load", str(logs), "--db", str(db), "--quiet"]) == 0
+    dbt(["build", "--select", "+stg_inspect__sample_scores", "+stg_inspect__samples", "--exclude-resource-type", "unit_test"],
+        db, tmp_path / "t")
+    rows = query(db, "select s.has_nonfinite_literals, c.value_kind, c.value_float from staging.stg_inspect__samples as s "
+                     "inner join staging.stg_inspect__sample_scores as c using (source_file, sample_id, epoch) "
+                     "where c.scorer = 'length_ratio' and s.sample_id = ? and s.epoch = ?", [str(first["id"]), first["epoch"]])
+    assert len(rows) == 1 and rows[0][:2] == (True, "number") and math.isnan(rows[0][2])

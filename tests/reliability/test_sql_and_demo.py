@@ -76,12 +76,14 @@ def test_demo_data_and_load_are_idempotent(tmp_path: Path):
     data, db = tmp_path / "demo_data", tmp_path / "evalhouse.duckdb"
     first = write_demo_data(data)
     assert first["sample_files_written"] > 0 and first["coder_eval_files_written"] > 0
+    assert first["inspect_files_written"] > 0 and first["skipped"] == []
     assert (data / "coder_eval").is_dir() and any((data / "coder_eval").rglob("run.json"))
-    assert {p.name for p in data.iterdir()} >= {"logs_big", "logs", "logs_layered", "coder_eval"}
+    assert any((data / "inspect").rglob("*.eval")) and any((data / "inspect").rglob("*.json"))
+    assert {p.name for p in data.iterdir()} >= {"logs_big", "logs", "logs_layered", "coder_eval", "inspect"}
     mtimes = {p: p.stat().st_mtime_ns for p in data.rglob("*") if p.is_file()}
     landed = load_paths([data], db).records_landed
     assert landed > 0
     again = write_demo_data(data)
-    assert again == {"sample_files_written": 0, "coder_eval_files_written": 0}
+    assert again == {"sample_files_written": 0, "coder_eval_files_written": 0, "inspect_files_written": 0, "skipped": []}
     assert {p: p.stat().st_mtime_ns for p in data.rglob("*") if p.is_file()} == mtimes
     assert load_paths([data], db).records_landed == 0

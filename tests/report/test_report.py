@@ -148,6 +148,7 @@ def test_a_warehouse_with_one_family_says_what_is_absent(demo, tmp_path):
     proc = run(["report", "--db", str(db), "--out", "out"], tmp_path)
     assert "absent: brownfield suite: no brownfield suite data" in proc.stdout
     assert "absent: coder-eval: no coder-eval data" in proc.stdout
+    assert "absent: inspect_ai: no inspect_ai data" in proc.stdout
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert 'data-figure="matrix_pass_rates"' in page and 'data-figure="big_rates"' not in page
     assert "Absent: no three-layer pipeline data in this warehouse" in page
@@ -162,7 +163,7 @@ def test_an_unbuilt_warehouse_gives_a_report_that_says_nothing_is_there(tmp_path
     result = write_report(db, tmp_path / "out")
     assert result.figures == []
     text = " ".join(result.absent)
-    for family in ("brownfield", "matrix", "layered", "coder-eval"):
+    for family in ("brownfield", "matrix", "layered", "coder-eval", "inspect_ai"):
         assert family in text
     page = result.html.read_text(encoding="utf-8")
     assert "Absent: " in page and "data-figure" not in page
@@ -203,3 +204,17 @@ def test_large_warehouses_split_tall_forests_and_cap_listed_runs(demo, tmp_path,
     page = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert re.search(rf'The first 5 of <span data-n="n\d+">{n_dbb}</span> runs', page)
     assert verify(demo.analyst, tmp_path / "out") == []
+
+
+def test_the_inspect_ai_section_shows_inspects_numbers_beside_evalhouses(demo):
+    """The demo's inspect_ai logs: the metrics table (stored, recomputed, errors counted as wrong) and the model
+    pairs, every cell traced to its mart row; model-a's match accuracy reads 0.75 stored, 0.60 with its errored
+    sample counted as wrong."""
+    md = (demo.report / "tables" / "inspect_metrics.md").read_text()
+    assert "| stored | recomputed | errors as incorrect |" in md
+    assert any("mockllm/model-a" in line and "| match | mean | 0.75 | 0.75 | 0.60 | 4 | 5 |" in line for line in md.splitlines())
+    pairs = (demo.report / "tables" / "inspect_model_pairs.md").read_text()
+    assert "mockllm/model-b" in pairs and "difference [95% CI]" in pairs
+    numbers = json.loads((demo.report / "numbers.json").read_text())
+    marts = {n["mart"] for n in (numbers if isinstance(numbers, list) else numbers.get("numbers", []))}
+    assert {"marts.inspect_metrics", "marts.inspect_model_pairs"} <= marts

@@ -1,8 +1,8 @@
 {#-
-  One row per member of an inspect_ai log, its JSON made readable by every JSON function: inspect_ai writes
-  non-finite floats as the bare literals NaN / Infinity, which are not JSON; such a document is kept with
-  those literals read as null (`has_nonfinite_literals` says so). A base model: the inspect staging models
-  read their members from here.
+  One row per member of an inspect_ai log, typed provenance and the member's JSON text. inspect_ai writes
+  non-finite floats as the bare literals NaN / Infinity; DuckDB's JSON reader takes them as the float values
+  (a NaN score stays NaN, as inspect_ai's own value_to_float leaves it), and `has_nonfinite_literals` flags the
+  member. A base model: the inspect staging models read their members from here.
 -#}
 with source as (
     select * from {{ source('inspect', 'inspect_members') }}
@@ -20,12 +20,6 @@ select
     s.epoch,
     s.document_sha256,
     s.file_sha256,
-    not json_valid(s.document) as has_nonfinite_literals,
-    case
-        when json_valid(s.document) then s.document
-        else regexp_replace(
-            regexp_replace(s.document, '([:\[,]\s*)-?(NaN|Infinity)(\s*[,\]\}])', '\1null\3', 'g'),
-            '([:\[,]\s*)-?(NaN|Infinity)(\s*[,\]\}])', '\1null\3', 'g'
-        )
-    end as document
+    regexp_matches(s.document, '[:\[,]\s*-?(NaN|Infinity)\s*[,\]}]') as has_nonfinite_literals,
+    s.document
 from source as s
