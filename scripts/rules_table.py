@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R27 is enforced, and render docs/rules_enforcement.md.
+"""Discover how each admissibility rule R01-R30 is enforced, and render docs/rules_enforcement.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml

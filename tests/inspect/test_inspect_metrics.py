@@ -225,3 +225,17 @@ def test_a_nan_score_builds_and_is_flagged(tmp_path):
                      "inner join staging.stg_inspect__sample_scores as c using (source_file, sample_id, epoch) "
                      "where c.scorer = 'length_ratio' and s.sample_id = ? and s.epoch = ?", [str(first["id"]), first["epoch"]])
     assert len(rows) == 1 and rows[0][:2] == (True, "number") and math.isnan(rows[0][2])
+
+
+def test_intervals_cluster_by_sample_and_their_se_is_inspects_stderr(built):
+    """Each sample is one cluster (its epochs are replicates): the SE behind the interval of the scored mean is
+    inspect's own stderr, and both intervals hold their point inside [0, 1]."""
+    db, _ = built
+    rows = query(db, "select i.scored_mean_se, m.value_stored from intermediate.int_inspect__metric_intervals as i "
+                     "inner join marts.inspect_metrics as m using (source_file, scorer) "
+                     "where m.metric = 'stderr' and m.reducer is not distinct from i.reducer")
+    assert len(rows) >= 30 and all(math.isclose(se, st, rel_tol=1e-9, abs_tol=1e-12) for se, st in rows)
+    for v, lo, hi, e, elo, ehi in query(db, "select value_recomputed, value_ci_low, value_ci_high, value_errors_as_incorrect, "
+                                            "value_errors_as_incorrect_ci_low, value_errors_as_incorrect_ci_high "
+                                            "from marts.inspect_metrics where metric in ('accuracy', 'mean')"):
+        assert 0 <= lo <= v <= hi <= 1 and 0 <= elo <= e <= ehi <= 1

@@ -128,7 +128,7 @@ def test_tables_in_latex_markdown_and_csv_with_intervals_beside_denominators(dem
 def test_admissibility_checks_list_every_rule_with_its_test_status_and_controls(demo):
     md = (demo.out / "tables" / "admissibility_checks.md").read_text()
     rows = {line.split("|")[1].strip(): line for line in md.splitlines()[2:]}
-    assert sorted(rows) == [f"R{i:02d}" for i in range(1, 28)]
+    assert sorted(rows) == [f"R{i:02d}" for i in range(1, 31)]
     for rule, line in rows.items():
         assert ": not run" not in line, f"{rule}: a test the full build should have run is not recorded"
         assert "| none |" not in line, f"{rule}: no negative control listed"
@@ -210,11 +210,11 @@ def test_the_inspect_ai_section_shows_inspects_numbers_beside_evalhouses(demo):
     """The demo's inspect_ai logs: the metrics table (stored, recomputed, errors counted as wrong) and the model
     pairs, every cell traced to its mart row; model-a's match accuracy reads 0.75 stored, 0.60 with its errored
     sample counted as wrong."""
-    md = (demo.report / "tables" / "inspect_metrics.md").read_text()
+    md = (demo.out / "tables" / "inspect_metrics.md").read_text()
     assert "| stored | recomputed | errors as incorrect |" in md
     assert any("mockllm/model-a" in line and "| match | mean | 0.75 | 0.75 | 0.60 | 4 | 5 |" in line for line in md.splitlines())
-    pairs = (demo.report / "tables" / "inspect_model_pairs.md").read_text()
+    pairs = (demo.out / "tables" / "inspect_model_pairs.md").read_text()
     assert "mockllm/model-b" in pairs and "difference [95% CI]" in pairs
-    numbers = json.loads((demo.report / "numbers.json").read_text())
+    numbers = json.loads((demo.out / "numbers.json").read_text())
     marts = {n["mart"] for n in (numbers if isinstance(numbers, list) else numbers.get("numbers", []))}
     assert {"marts.inspect_metrics", "marts.inspect_model_pairs"} <= marts

@@ -1,49 +1,51 @@
 {#-
   One row per (log, score, reducer, metric): inspect_ai's stored metric beside evalhouse's recomputation from the
-  log's samples (they must agree: the `r28` test), the samples scored, errored and unscored, and the rate with
-  errored samples counted as incorrect beside inspect's own (inspect leaves an errored, unscored sample out of
-  the denominator: 100 samples, 10 errored, 72 correct reads 0.80, not 0.72). Never pooled across logs, scorers
-  or reducers: each is part of the grain.
+  log's samples (they must agree: R28), the samples scored, attempted and errored, and the rate with errored
+  samples counted as incorrect beside inspect's own (inspect leaves an errored, unscored sample out of the
+  denominator: 100 samples, 10 errored, 72 correct reads 0.80, not 0.72), each with its 95% interval with the
+  sample as the cluster (epochs are replicates; int_inspect__metric_intervals). Never pooled across logs,
+  statuses, scorers or reducers: each is part of the grain.
 -#}
-with stored as (
-    select * from {{ ref('stg_inspect__metrics') }}
-),
-
-recomputed as (
-    select * from {{ ref('int_inspect__metrics_recomputed') }}
+with metrics as (
+    select * from {{ ref('int_inspect__metrics') }}
 ),
 
 logs as (
     select * from {{ ref('int_inspect__logs') }}
+),
+
+intervals as (
+    select * from {{ ref('int_inspect__metric_intervals') }}
 )
 
 select
-    s.source_file,
+    m.source_file,
     l.status,
     l.task,
     l.model,
-    s.score_name,
-    s.scorer,
-    s.reducer,
-    s.metric,
-    s.value_stored,
-    case
-        when s.metric in ('accuracy', 'mean') then r.mean_recomputed
-        when s.metric = 'stderr' then r.stderr_recomputed
-    end as value_recomputed,
-    s.metric in ('accuracy', 'mean', 'stderr') as is_recomputed,
-    s.scored_samples_stored,
-    s.unscored_samples_stored,
-    r.n_reduced as n_samples_scored,
+    m.score_name,
+    m.scorer,
+    m.reducer,
+    m.metric,
+    m.value_stored,
+    m.value_recomputed,
+    m.is_recomputed,
+    m.scored_samples_stored,
+    m.unscored_samples_stored,
+    m.n_samples_scored,
     l.n_samples as n_samples_attempted,
     l.n_samples_errored,
-    case when s.metric in ('accuracy', 'mean') then r.mean_errors_as_incorrect end as value_errors_as_incorrect,
+    m.value_errors_as_incorrect,
+    case when m.metric in ('accuracy', 'mean') then i.scored_mean_ci_low end as value_ci_low,
+    case when m.metric in ('accuracy', 'mean') then i.scored_mean_ci_high end as value_ci_high,
+    case when m.metric in ('accuracy', 'mean') then i.attempted_mean_ci_low end as value_errors_as_incorrect_ci_low,
+    case when m.metric in ('accuracy', 'mean') then i.attempted_mean_ci_high end as value_errors_as_incorrect_ci_high,
     l.created_at,
-    s.load_id
-from stored as s
-inner join logs as l on s.source_file = l.source_file
-left join recomputed as r
+    m.load_id
+from metrics as m
+inner join logs as l on m.source_file = l.source_file
+left join intervals as i
     on
-        s.source_file = r.source_file
-        and s.scorer = r.scorer
-        and s.reducer is not distinct from r.reducer
+        m.source_file = i.source_file
+        and m.scorer = i.scorer
+        and m.reducer is not distinct from i.reducer

@@ -1,0 +1,37 @@
+{#-
+  One row per (log, score, reducer, metric) inspect_ai stored: its stored value beside evalhouse's recomputation
+  from the log's reduced samples (accuracy, mean, stderr; NULL for other metrics) and the mean with errored,
+  unscored samples counted 0. Read by inspect_metrics and by the R28 finding.
+-#}
+with stored as (
+    select * from {{ ref('stg_inspect__metrics') }}
+),
+
+recomputed as (
+    select * from {{ ref('int_inspect__metrics_recomputed') }}
+)
+
+select
+    s.source_file,
+    s.score_position,
+    s.score_name,
+    s.scorer,
+    s.reducer,
+    s.metric,
+    s.value_stored,
+    case
+        when s.metric in ('accuracy', 'mean') then r.mean_recomputed
+        when s.metric = 'stderr' then r.stderr_recomputed
+    end as value_recomputed,
+    s.metric in ('accuracy', 'mean', 'stderr') as is_recomputed,
+    s.scored_samples_stored,
+    s.unscored_samples_stored,
+    r.n_reduced as n_samples_scored,
+    case when s.metric in ('accuracy', 'mean') then r.mean_errors_as_incorrect end as value_errors_as_incorrect,
+    s.load_id
+from stored as s
+left join recomputed as r
+    on
+        s.source_file = r.source_file
+        and s.scorer = r.scorer
+        and s.reducer is not distinct from r.reducer
