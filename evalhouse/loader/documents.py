@@ -38,12 +38,10 @@ class DocumentsMixin:
             self._run_ids[run_dir] = rid
         return rid
 
-    def load_ce(self, item: Item) -> None:
-        path, meta = item.path, item.ce
-        meta = {**meta, "run_id": self._run_id_for(meta["run_dir"])}
-        kind = meta["doc_kind"]
-        family = f"ce:{kind}"
-        res = FileResult(path=path, status="loaded", family=family)
+    def _read_changed_document(self, path: str, family: str, res: FileResult):
+        """A whole-file document (a coder-eval document, an inspect_ai log) that must land: (bytes, stat, its
+        registry record or None, sha256). None when it is unchanged (by stat, else by hash: recorded as such) or
+        unreadable (reported). A changed file's earlier rows are deleted first (res becomes "replaced")."""
         try:
             st = os.stat(path)
             reg = self.registry.get(path)
@@ -53,22 +51,35 @@ class DocumentsMixin:
             if self._unchanged_by_stat(reg, st):
                 res.status = "unchanged"
                 self.s.files.append(res)
-                return
+                return None
             with prepass._read_file(path) as fh:
                 data = fh.read()
         except OSError as exc:
             self._whole_file_error(res, _read_failure(exc))
-            return
+            return None
         file_sha = hashlib.sha256(data).hexdigest()
-        size = len(data)
         if reg is not None:
             if reg.file_sha256 == file_sha:
-                self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, reg.lines_landed)
+                self._register(path, family, len(data), st.st_mtime_ns, len(data), file_sha, file_sha, 0,
+                               reg.lines_landed)
                 res.status = "unchanged"
                 self.s.files.append(res)
-                return
+                return None
             self._replace_rows_if_registered(reg, res)
-        else:
+        return data, st, reg, file_sha
+
+    def load_ce(self, item: Item) -> None:
+        path, meta = item.path, item.ce
+        meta = {**meta, "run_id": self._run_id_for(meta["run_dir"])}
+        kind = meta["doc_kind"]
+        family = f"ce:{kind}"
+        res = FileResult(path=path, status="loaded", family=family)
+        got = self._read_changed_document(path, family, res)
+        if got is None:
+            return
+        data, st, reg, file_sha = got
+        size = len(data)
+        if reg is None:
             dup = self._find_ce_duplicate(path, meta, file_sha)
             if dup is not None:
                 res.status = "duplicate"

@@ -3,14 +3,12 @@ epoch. A log rewritten in place (inspect_ai rewrites a log as its run progresses
 from __future__ import annotations
 
 import hashlib
-import os
 
 from ..discover import Item
 from ..schema import INSPECT_TABLE
-from . import prepass
 from . import statements as S
 from .inspect_logs import ZIP_MAGIC, Member, eval_members, json_log_members
-from .jsonl import _read_failure, _too_large
+from .jsonl import _too_large
 from .results import RAW_TEXT_MAX, FileResult
 
 FAMILY = "inspect"
@@ -22,30 +20,11 @@ class InspectMixin:
     def load_inspect(self, item: Item) -> None:
         path = item.path
         res = FileResult(path=path, status="loaded", family=FAMILY)
-        try:
-            st = os.stat(path)
-            reg = self.registry.get(path)
-            if self._retry_oversize(reg):
-                self._replace_rows_if_registered(reg, res)     # a member too large under a smaller limit: again
-                reg = None
-            if self._unchanged_by_stat(reg, st):
-                res.status = "unchanged"
-                self.s.files.append(res)
-                return
-            with prepass._read_file(path) as fh:
-                data = fh.read()
-        except OSError as exc:
-            self._whole_file_error(res, _read_failure(exc))
+        got = self._read_changed_document(path, FAMILY, res)
+        if got is None:
             return
-        file_sha = hashlib.sha256(data).hexdigest()
+        data, st, _, file_sha = got
         size = len(data)
-        if reg is not None:
-            if reg.file_sha256 == file_sha:
-                self._register(path, FAMILY, size, st.st_mtime_ns, size, file_sha, file_sha, 0, reg.lines_landed)
-                res.status = "unchanged"
-                self.s.files.append(res)
-                return
-            self._replace_rows_if_registered(reg, res)
         fmt = "eval" if data.startswith(ZIP_MAGIC) else "json"
         if fmt == "eval":
             members, errors = eval_members(data, self.record_cap)

@@ -139,17 +139,23 @@ def test_r28_negative_control_a_tampered_stored_metric_is_a_finding(tmp_path):
     assert "0.99" in detail and "0.75" in detail
 
 
-def test_r29_negative_control_a_mart_that_drops_errored_samples_fails(built, tmp_path):
-    db, tmp = built
-    work = tmp_path / "w.duckdb"
-    shutil.copyfile(db, work)
+def _status_after_planting(built, tmp_path, sql: str, test: str) -> str:
+    """Run one dbt test on a copy of the built warehouse after `sql` planted a violation in it."""
     import duckdb
+
+    work = tmp_path / "w.duckdb"
+    shutil.copyfile(built[0], work)
     con = duckdb.connect(str(work))
-    con.execute("update marts.inspect_metrics set n_samples_attempted = n_samples_scored - 1 where metric = 'accuracy'")
+    con.execute(sql)
     con.close()
-    dbt(["test", "--select", "r29_inspect_errored_samples_counted"], work, tmp_path / "target", check=False)
-    res = run_results(tmp_path / "target")
-    assert res["r29_inspect_errored_samples_counted"]["status"] == "fail"
+    dbt(["test", "--select", test], work, tmp_path / "target", check=False)
+    return run_results(tmp_path / "target")[test]["status"]
+
+
+def test_r29_negative_control_a_mart_that_drops_errored_samples_fails(built, tmp_path):
+    assert _status_after_planting(
+        built, tmp_path, "update marts.inspect_metrics set n_samples_attempted = n_samples_scored - 1 "
+                         "where metric = 'accuracy'", "r29_inspect_errored_samples_counted") == "fail"
 
 
 def _reduced(path: Path, scorer: str, reducer: str) -> dict:
@@ -195,15 +201,9 @@ def test_r30_model_pairs_on_the_same_samples_match_an_oracle(built):
 
 
 def test_r30_negative_control_a_pair_on_different_sample_sets_fails(built, tmp_path):
-    db, _ = built
-    work = tmp_path / "w.duckdb"
-    shutil.copyfile(db, work)
-    import duckdb
-    con = duckdb.connect(str(work))
-    con.execute("update marts.inspect_model_pairs set n_samples_b = n_pairs + 1 where scorer = 'match'")
-    con.close()
-    dbt(["test", "--select", "r30_inspect_pairs_on_identical_samples"], work, tmp_path / "target", check=False)
-    assert run_results(tmp_path / "target")["r30_inspect_pairs_on_identical_samples"]["status"] == "fail"
+    assert _status_after_planting(
+        built, tmp_path, "update marts.inspect_model_pairs set n_samples_b = n_pairs + 1 where scorer = 'match'",
+        "r30_inspect_pairs_on_identical_samples") == "fail"
 
 
 def test_a_nan_score_builds_and_is_flagged(tmp_path):
