@@ -231,7 +231,7 @@ def test_intervals_cluster_by_sample_and_their_se_is_inspects_stderr(built):
     """Each sample is one cluster (its epochs are replicates): the SE behind the interval of the scored mean is
     inspect's own stderr, and both intervals hold their point inside [0, 1]."""
     db, _ = built
-    rows = query(db, "select i.scored_mean_se, m.value_stored from intermediate.int_inspect__metric_intervals as i "
+    rows = query(db, "select i.mean_se, m.value_stored from intermediate.int_inspect__metrics_recomputed as i "
                      "inner join marts.inspect_metrics as m using (source_file, scorer) "
                      "where m.metric = 'stderr' and m.reducer is not distinct from i.reducer")
     assert len(rows) >= 30 and all(math.isclose(se, st, rel_tol=1e-9, abs_tol=1e-12) for se, st in rows)

@@ -28,6 +28,10 @@ select
     s.unscored_samples_stored,
     r.n_reduced as n_samples_scored,
     case when s.metric in ('accuracy', 'mean') then r.mean_errors_as_incorrect end as value_errors_as_incorrect,
+    case when s.metric in ('accuracy', 'mean') then r.mean_ci_low end as value_ci_low,
+    case when s.metric in ('accuracy', 'mean') then r.mean_ci_high end as value_ci_high,
+    case when s.metric in ('accuracy', 'mean') then r.errors_as_incorrect_ci_low end as value_errors_as_incorrect_ci_low,
+    case when s.metric in ('accuracy', 'mean') then r.errors_as_incorrect_ci_high end as value_errors_as_incorrect_ci_high,
     s.load_id
 from stored as s
 left join recomputed as r

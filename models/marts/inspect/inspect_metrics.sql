@@ -3,7 +3,7 @@
   log's samples (they must agree: R28), the samples scored, attempted and errored, and the rate with errored
   samples counted as incorrect beside inspect's own (inspect leaves an errored, unscored sample out of the
   denominator: 100 samples, 10 errored, 72 correct reads 0.80, not 0.72), each with its 95% interval with the
-  sample as the cluster (epochs are replicates; int_inspect__metric_intervals). Never pooled across logs,
+  sample as the cluster (epochs are replicates; int_inspect__metrics_recomputed). Never pooled across logs,
   statuses, scorers or reducers: each is part of the grain.
 -#}
 with metrics as (
@@ -12,11 +12,8 @@ with metrics as (
 
 logs as (
     select * from {{ ref('int_inspect__logs') }}
-),
-
-intervals as (
-    select * from {{ ref('int_inspect__metric_intervals') }}
 )
+
 
 select
     m.source_file,
@@ -36,16 +33,11 @@ select
     l.n_samples as n_samples_attempted,
     l.n_samples_errored,
     m.value_errors_as_incorrect,
-    case when m.metric in ('accuracy', 'mean') then i.scored_mean_ci_low end as value_ci_low,
-    case when m.metric in ('accuracy', 'mean') then i.scored_mean_ci_high end as value_ci_high,
-    case when m.metric in ('accuracy', 'mean') then i.attempted_mean_ci_low end as value_errors_as_incorrect_ci_low,
-    case when m.metric in ('accuracy', 'mean') then i.attempted_mean_ci_high end as value_errors_as_incorrect_ci_high,
+    case when m.metric in ('accuracy', 'mean') then m.value_ci_low end as value_ci_low,
+    case when m.metric in ('accuracy', 'mean') then m.value_ci_high end as value_ci_high,
+    case when m.metric in ('accuracy', 'mean') then m.value_errors_as_incorrect_ci_low end as value_errors_as_incorrect_ci_low,
+    case when m.metric in ('accuracy', 'mean') then m.value_errors_as_incorrect_ci_high end as value_errors_as_incorrect_ci_high,
     l.created_at,
     m.load_id
 from metrics as m
 inner join logs as l on m.source_file = l.source_file
-left join intervals as i
-    on
-        m.source_file = i.source_file
-        and m.scorer = i.scorer
-        and m.reducer is not distinct from i.reducer
