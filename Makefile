@@ -63,6 +63,7 @@ inspect-fixtures: $(STAMP)
 	test -x .venv-inspect/bin/python || $(PYTHON) -m venv .venv-inspect
 	$(BIN)/uv pip install --quiet --python .venv-inspect/bin/python "inspect_ai==0.3.285" pandas pyarrow
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py
+	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py --features
 	test -x .venv-inspect-old/bin/python || $(PYTHON) -m venv .venv-inspect-old
 	$(BIN)/uv pip install --quiet --python .venv-inspect-old/bin/python "inspect_ai==0.3.90"
 	.venv-inspect-old/bin/python scripts/gen_inspect_fixtures.py --old

@@ -12,6 +12,10 @@ tokenizer download). What the logs cover (issue 17):
   score_on_error/  model-a again with score_on_error=True: the errored sample is scored
   statuses/        status "error" (fail_on_error=True), "cancelled" (Ctrl-C) and "started" (the writer
                    killed mid-run: a journal and sample members, no header.json)
+  features/        a priced model (mockllm/gpt-4.1-mini, on the rate card once the provider prefix is stripped)
+                   graded by itself (role "grader" bound to the same model: model_usage merges the two, role_usage
+                   separates them), a clustered stderr (stderr(cluster="group") over sample metadata), a
+                   dict-valued scorer with a metric per key, and samples that hit message_limit (`--features`)
   deflate/         a log written by inspect_ai 0.3.90, whose .eval members are DEFLATE-compressed (`--old`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
@@ -202,11 +206,65 @@ def _old() -> int:
     return 0
 
 
+def _features() -> int:
+    """One log with what the both_models logs lack: limits hit, a clustered stderr, a dict-valued score, a
+    priced model graded by itself."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import get_model
+    from inspect_ai.scorer import Score, Target, accuracy, match, mean, model_graded_qa, scorer, stderr
+    from inspect_ai.solver import Generate, TaskState, solver
+
+    @solver
+    def turns():
+        async def solve(state: TaskState, generate: Generate):
+            for _ in range(state.metadata.get("turns", 1)):
+                state = await generate(state)
+            return state
+        return solve
+
+    @scorer(metrics={"exact": [mean(), stderr()], "short": [mean(), stderr()]})
+    def parts():
+        async def score(state: TaskState, target: Target):
+            text = state.output.completion.strip()
+            return Score(value={"exact": float(text == target.text), "short": float(len(text) <= 6)})
+        return score
+
+    @scorer(metrics=[accuracy(), stderr(cluster="group")])
+    def clustered_match():
+        base = match()
+
+        async def score(state: TaskState, target: Target):
+            return await base(state, target)
+        return score
+
+    qs = [("2+2", "4", "arith"), ("3+5", "8", "arith"), ("France", "Paris", "geo"), ("Germany", "Berlin", "geo"),
+          ("Italy", "Rome", "geo"), ("Spain", "Madrid", "geo"), ("5+5", "10", "arith"), ("Chess", "64", "board")]
+    data = [Sample(id=f"f{i}", input=f"Question about {q}? Answer briefly.", target=t,
+                   metadata={"group": g, "turns": 3 if q in ("Italy", "Chess") else 1})
+            for i, (q, t, g) in enumerate(qs, 1)]
+    right = {"2+2": "4", "3+5": "8", "France": "Paris", "Germany": "Bonn", "Italy": "Rome", "Spain": "Madrid",
+             "5+5": "ten", "Chess": "64"}
+    name = "mockllm/gpt-4.1-mini"
+    m = get_model(name, custom_outputs=_outputs(name, right))
+    out = OUT / "features"
+    shutil.rmtree(out, ignore_errors=True)
+    inspect_eval(Task(name="qa_features", dataset=data, solver=turns(),
+                      scorer=[clustered_match(), parts(), model_graded_qa()], epochs=Epochs(2, "mean")),
+                 model=m, model_roles={"grader": m}, log_dir=str(out), log_format="eval", display="none",
+                 message_limit=3, fail_on_error=False)
+    _scrub(out)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
     if "--old" in sys.argv[1:]:
         return _old()
+    if "--features" in sys.argv[1:]:
+        return _features()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):

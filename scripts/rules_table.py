@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R30 is enforced, and render docs/rules_enforcement.md.
+"""Discover how each admissibility rule R01-R33 is enforced, and render docs/rules_enforcement.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml
@@ -60,7 +60,10 @@ RULES: dict[str, str] = {
     "R27": "A logged cost agrees with the rate-card row in force when it was logged (its tokens at that row, within 0.5%); a disagreement is a finding naming the row it matches instead (a superseded row: a stale price table), and the record is quoted at its best-known cost.",
     "R28": "inspect_ai's stored accuracy / mean / stderr equal their recomputation from the log's own reduced samples; a disagreement is a finding, and the recomputed value is the one to quote.",
     "R29": "Errored inspect_ai samples never silently leave a denominator: every accuracy / mean states the samples attempted and the rate with unscored, errored samples counted as incorrect beside inspect's own.",
-    "R30": "inspect_ai model comparisons are paired only on identical sample sets, between finished logs of one task with the same arguments, per (scorer, reducer): never across statuses, scorers or reducers.",
+    "R30": "inspect_ai model comparisons are paired only on identical sample sets, between finished logs of one task with the same arguments, per (score, reducer): never across statuses, scorers or reducers.",
+    "R31": "inspect_ai logs of different statuses are never pooled or relabelled: every inspect mart row states the status of its log, and comparisons pair success logs only.",
+    "R32": "inspect_ai scores and reducers are never pooled: every metric and comparison row is one (score, scorer, reducer) the log states results for.",
+    "R33": "Grader spend is never counted as the evaluated model's: a role's spend is never agent spend, and per (log, model) no token is counted twice or lost.",
 }
 
 RULE_IDS = list(RULES)

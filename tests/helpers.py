@@ -135,3 +135,17 @@ def normalise_model(raw: str | None) -> str | None:
                 name, changed = name[len(p):], True
                 break
     return exact.get(name, name)
+
+
+def status_after_planting(db: Path, tmp_path: Path, sql: str, test: str) -> str:
+    """Run one dbt test on a copy of the built warehouse `db` after `sql` planted a violation in it (a negative
+    control); returns the test's status."""
+    import shutil
+
+    work = tmp_path / "planted.duckdb"
+    shutil.copyfile(db, work)
+    con = duckdb.connect(str(work))
+    con.execute(sql)
+    con.close()
+    dbt(["test", "--select", test], work, tmp_path / "planted_target", check=False)
+    return run_results(tmp_path / "planted_target")[test]["status"]

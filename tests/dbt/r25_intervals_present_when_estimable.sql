@@ -12,6 +12,7 @@
 -- depends_on: {{ ref('big_rates') }}
 -- depends_on: {{ ref('inspect_metrics') }}
 -- depends_on: {{ ref('inspect_model_pairs') }}
+-- depends_on: {{ ref('inspect_spend') }}
 -- depends_on: {{ ref('coder_eval_criterion_stats') }}
 -- depends_on: {{ ref('coder_eval_run_summaries') }}
 -- depends_on: {{ ref('coder_eval_suite_results') }}

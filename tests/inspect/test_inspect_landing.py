@@ -68,7 +68,7 @@ def test_statuses_are_labelled_by_the_log_and_a_killed_run_has_no_header(tmp_pat
     assert _load(LOGS, db, "--create") == 0
     headers = query(db, "select json_extract_string(document, '$.status'), count(*) from raw.inspect_members "
                         "where member_kind = 'header' group by 1 order by 1")
-    assert headers == [("cancelled", 1), ("error", 1), ("success", 4)]
+    assert headers == [("cancelled", 1), ("error", 1), ("success", 5)]
     # the killed writer ("started"): a journal start and its samples, no header
     (started,) = query(db, "select source_file from raw.inspect_members group by 1 "
                            "having count(*) filter (where member_kind = 'header') = 0")

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import shutil
 import statistics
 import zipfile
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 import zstandard
 
 from evalhouse.cli import main
-from helpers import FIXTURES, dbt, fresh_db, query, run_results
+from helpers import FIXTURES, dbt, fresh_db, query, run_results, status_after_planting
 
 LOGS = FIXTURES / "inspect"
 SELECT = ["+inspect_metrics", "+inspect_model_pairs", "+int_dq__inspect_r28_stored_metric_disagrees"]
@@ -50,25 +49,49 @@ def _to_float(v) -> float | None:
     return None
 
 
-def oracle(path: Path) -> dict[tuple[str, str | None], dict]:
-    """(scorer, reducer) -> accuracy (mean), stderr, n scored, n attempted, mean with errors as 0: from the samples."""
+def _score_value(sc: dict, name: str, scorer: str):
+    """The value a score `name` takes from a sample's score of `scorer`: the value itself, or, for a dict-valued
+    scorer with a metric per key, the value of that key."""
+    v = sc["value"]
+    return v.get(name) if isinstance(v, dict) and name != scorer else v
+
+
+def _clustered_se(values: list[float], clusters: list) -> float:
+    """inspect_ai's clustered stderr, written out here: sqrt(C / (C - 1) * sum_c (sum_i (v_i - mean))^2) / n."""
+    mean = statistics.fmean(values)
+    sums: dict = {}
+    for v, c in zip(values, clusters):
+        sums[c] = sums.get(c, 0.0) + (v - mean)
+    k = len(sums)
+    return math.sqrt(sum(d * d for d in sums.values()) * k / (k - 1)) / len(values)
+
+
+def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
+    """(score name, scorer, reducer) -> accuracy (mean), stderr (clustered where the log's stderr declares a
+    cluster key), n scored, n attempted, mean with errors as 0: from the samples."""
     members = _members(path)
     header = members["header.json"]
     samples = [m for k, m in members.items() if k.startswith("samples/")]
     attempted = {s["id"] for s in samples}
+    meta = {s["id"]: s.get("metadata") or {} for s in samples}
     out = {}
     for res in header.get("results", {}).get("scores", []):
-        scorer, reducer = res["scorer"], res.get("reducer")
+        name, scorer, reducer = res["name"], res["scorer"], res.get("reducer")
+        cluster = (res["metrics"].get("stderr", {}).get("params") or {}).get("cluster")
         per_sample: dict = {}
         for s in samples:
             sc = (s.get("scores") or {}).get(scorer)
-            if sc is not None and _to_float(sc["value"]) is not None:
-                per_sample.setdefault(s["id"], []).append(_to_float(sc["value"]))
+            if sc is not None and _to_float(_score_value(sc, name, scorer)) is not None:
+                per_sample.setdefault(s["id"], []).append(_to_float(_score_value(sc, name, scorer)))
         reduce = {"mean": statistics.fmean, "max": max, None: statistics.fmean}[reducer]
-        vals = [reduce(v) for v in per_sample.values()]
+        ids = list(per_sample)
+        vals = [reduce(per_sample[i]) for i in ids]
         n = len(vals)
-        out[(scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": statistics.stdev(vals) / math.sqrt(n),
-                                  "n": n, "attempted": len(attempted), "errors_as_incorrect": sum(vals) / len(attempted)}
+        se = (_clustered_se(vals, [json.dumps(meta[i][cluster]) for i in ids]) if cluster
+              else statistics.stdev(vals) / math.sqrt(n))
+        out[(name, scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": se, "n": n,
+                                        "attempted": len(attempted), "errors_as_incorrect": sum(vals) / len(attempted),
+                                        "clusters": len({json.dumps(meta[i][cluster]) for i in ids}) if cluster else n}
     return out
 
 
@@ -77,7 +100,8 @@ def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("inspect")
     db = fresh_db(tmp / "w.duckdb")
     assert main(["load", str(LOGS), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", *SELECT, "--exclude-resource-type", "unit_test"], db, tmp / "target")
+    dbt(["build", "--select", *SELECT, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
+        tmp / "target")
     return db, tmp
 
 
@@ -96,14 +120,14 @@ def test_the_mart_equals_an_independent_oracle(built):
     for path in sorted(p for p in LOGS.rglob("*") if p.suffix in (".eval", ".json")):
         if "header.json" not in _members(path):
             continue                                          # a killed run stores no metrics
-        for (scorer, reducer), want in oracle(path).items():
-            got = dict((m, (v, e, ns, na)) for m, v, e, ns, na in query(
-                db, "select metric, value_recomputed, value_errors_as_incorrect, n_samples_scored, n_samples_attempted "
-                    "from marts.inspect_metrics where source_file = ? and scorer = ? and reducer is not distinct from ?",
-                [str(path), scorer, reducer]))
+        for (name, scorer, reducer), want in oracle(path).items():
+            got = dict((m, (v, e, ns, na, nc)) for m, v, e, ns, na, nc in query(
+                db, "select metric, value_recomputed, value_errors_as_incorrect, n_samples_scored, n_samples_attempted, "
+                    "n_clusters_scored from marts.inspect_metrics where source_file = ? and score_name = ? and scorer = ? "
+                    "and reducer is not distinct from ?", [str(path), name, scorer, reducer]))
             mean_metric = "accuracy" if "accuracy" in got else "mean"
-            v, e, ns, na = got[mean_metric]
-            assert (ns, na) == (want["n"], want["attempted"]), (path.name, scorer, reducer)
+            v, e, ns, na, nc = got[mean_metric]
+            assert (ns, na, nc) == (want["n"], want["attempted"], want["clusters"]), (path.name, name, reducer)
             assert math.isclose(v, want["mean"], rel_tol=1e-12) and math.isclose(e, want["errors_as_incorrect"], rel_tol=1e-12)
             assert math.isclose(got["stderr"][0], want["stderr"], rel_tol=1e-12)
             checked += 1
@@ -132,29 +156,17 @@ def test_r28_negative_control_a_tampered_stored_metric_is_a_finding(tmp_path):
     (logs / "tampered.json").write_text(json.dumps(obj))
     db = fresh_db(tmp_path / "w.duckdb")
     assert main(["load", str(logs), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", *SELECT, "--exclude-resource-type", "unit_test"], db, tmp_path / "target", check=False)
+    dbt(["build", "--select", *SELECT, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
+        tmp_path / "target", check=False)
     res = run_results(tmp_path / "target")
     assert res["r28_inspect_stored_metrics_agree"]["status"] == "warn"
     (detail,) = query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")[0]
     assert "0.99" in detail and "0.75" in detail
 
 
-def _status_after_planting(built, tmp_path, sql: str, test: str) -> str:
-    """Run one dbt test on a copy of the built warehouse after `sql` planted a violation in it."""
-    import duckdb
-
-    work = tmp_path / "w.duckdb"
-    shutil.copyfile(built[0], work)
-    con = duckdb.connect(str(work))
-    con.execute(sql)
-    con.close()
-    dbt(["test", "--select", test], work, tmp_path / "target", check=False)
-    return run_results(tmp_path / "target")[test]["status"]
-
-
 def test_r29_negative_control_a_mart_that_drops_errored_samples_fails(built, tmp_path):
-    assert _status_after_planting(
-        built, tmp_path, "update marts.inspect_metrics set n_samples_attempted = n_samples_scored - 1 "
+    assert status_after_planting(
+        built[0], tmp_path, "update marts.inspect_metrics set n_samples_attempted = n_samples_scored - 1 "
                          "where metric = 'accuracy'", "r29_inspect_errored_samples_counted") == "fail"
 
 
@@ -200,9 +212,28 @@ def test_r30_model_pairs_on_the_same_samples_match_an_oracle(built):
     assert run_results(tmp / "target")["r30_inspect_pairs_on_identical_samples"]["status"] == "pass"
 
 
+def test_a_clustered_stderr_and_dict_scores_are_recomputed(built):
+    """The features log declares stderr(cluster="group") on one scorer and a metric per key of a dict-valued
+    scorer: the clustered stderr is reproduced on its 3 metadata clusters (not the 8 samples), each dict key is
+    its own score, and the interval's t has C - 1 degrees of freedom."""
+    db, _ = built
+    rows = query(db, "select score_name, scorer, cluster_key, n_clusters_scored, n_samples_scored, value_stored, "
+                     "value_recomputed from marts.inspect_metrics where source_file like '%features%' and metric = 'stderr' "
+                     "order by score_name")
+    by_name = {r[0]: r for r in rows}
+    assert by_name["clustered_match"][2:5] == ("group", 3, 8)
+    assert by_name["exact"][1] == by_name["short"][1] == "parts" and by_name["exact"][2] is None
+    for r in rows:
+        assert math.isclose(r[5], r[6], rel_tol=1e-9), r
+    # the clustered SE differs from the per-sample one on the same values: clustering changed the number
+    path = next((LOGS / "features").glob("*.eval"))
+    want = oracle(path)[("clustered_match", "clustered_match", "mean")]
+    assert math.isclose(want["stderr"], by_name["clustered_match"][6], rel_tol=1e-12)
+
+
 def test_r30_negative_control_a_pair_on_different_sample_sets_fails(built, tmp_path):
-    assert _status_after_planting(
-        built, tmp_path, "update marts.inspect_model_pairs set n_samples_b = n_pairs + 1 where scorer = 'match'",
+    assert status_after_planting(
+        built[0], tmp_path, "update marts.inspect_model_pairs set n_samples_b = n_pairs + 1 where scorer = 'match'",
         "r30_inspect_pairs_on_identical_samples") == "fail"
 
 
@@ -232,7 +263,7 @@ def test_intervals_cluster_by_sample_and_their_se_is_inspects_stderr(built):
     inspect's own stderr, and both intervals hold their point inside [0, 1]."""
     db, _ = built
     rows = query(db, "select i.mean_se, m.value_stored from intermediate.int_inspect__metrics_recomputed as i "
-                     "inner join marts.inspect_metrics as m using (source_file, scorer) "
+                     "inner join marts.inspect_metrics as m using (source_file, score_name, scorer) "
                      "where m.metric = 'stderr' and m.reducer is not distinct from i.reducer")
     assert len(rows) >= 30 and all(math.isclose(se, st, rel_tol=1e-9, abs_tol=1e-12) for se, st in rows)
     for v, lo, hi, e, elo, ehi in query(db, "select value_recomputed, value_ci_low, value_ci_high, value_errors_as_incorrect, "

@@ -4,6 +4,7 @@
     'layered',
     'big',
     'coder_eval',
+    'inspect',
 ] -%}
 {#-
   One row per record of every family: the logged cost beside the cost repriced from raw token counts with

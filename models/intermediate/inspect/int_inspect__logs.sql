@@ -38,7 +38,6 @@ select
     l.epochs,
     l.score_on_error,
     l.dataset_samples,
-    l.cluster_metadata_key,
     l.inspect_version,
     l.total_samples_stored,
     l.completed_samples_stored,

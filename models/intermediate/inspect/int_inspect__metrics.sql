@@ -27,6 +27,8 @@ select
     s.scored_samples_stored,
     s.unscored_samples_stored,
     r.n_reduced as n_samples_scored,
+    r.cluster_key,
+    r.n_clusters_scored,
     case when s.metric in ('accuracy', 'mean') then r.mean_errors_as_incorrect end as value_errors_as_incorrect,
     case when s.metric in ('accuracy', 'mean') then r.mean_ci_low end as value_ci_low,
     case when s.metric in ('accuracy', 'mean') then r.mean_ci_high end as value_ci_high,
@@ -37,5 +39,6 @@ from stored as s
 left join recomputed as r
     on
         s.source_file = r.source_file
+        and s.score_name = r.score_name
         and s.scorer = r.scorer
         and s.reducer is not distinct from r.reducer

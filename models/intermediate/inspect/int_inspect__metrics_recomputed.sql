@@ -1,40 +1,65 @@
 {#-
-  One row per (log, scorer, reducer): inspect_ai's accuracy / mean and stderr recomputed from the reduced
+  One row per (log, score, reducer): inspect_ai's accuracy / mean and stderr recomputed from the reduced
   per-sample values (int_inspect__sample_values), as inspect_ai computes them: the mean of value_to_float over the
-  samples that have a reduced value, and stderr = sample standard deviation (n - 1) / sqrt(n). Beside them, the
-  same mean over every sample the log attempted (an unscored, errored sample counts 0, R29). Each mean carries
-  its 95% interval by the statistics conventions, each sample one cluster (its epochs are replicates, already
-  reduced to one value), so the SE of the scored mean is inspect's stderr.
+  samples that have a reduced value, and its standard error with the cluster as the unit: each sample its own
+  cluster (sample standard deviation / sqrt(n), inspect's stderr()) or, where the score declares
+  stderr(cluster=key), the samples sharing that metadata value (inspect's clustered stderr, with the C / (C - 1)
+  correction: cluster_se). Beside them, the same mean over every sample the log attempted (an unscored, errored
+  sample counts 0, R29). Each mean carries its 95% interval by the statistics conventions on the same clusters
+  (t with C - 1 degrees of freedom), so the SE of the scored mean is inspect's stderr.
 -#}
 with sample_values as (
     select * from {{ ref('int_inspect__sample_values') }}
 ),
 
-summed as (
+clusters as (
     select
         v.source_file,
+        v.score_name,
         v.scorer,
         v.reducer,
-        count(case when not v.is_unscored then 1 end) as n_reduced,
-        avg(case when not v.is_unscored then v.value end) as mean_recomputed,
-        stddev_samp(case when not v.is_unscored then v.value end)
-        / sqrt(count(case when not v.is_unscored then 1 end)) as stderr_recomputed,
-        count(*) as n_samples_attempted,
-        avg(v.value) as mean_errors_as_incorrect,
-        stddev_samp(v.value) / sqrt(count(*)) as errors_as_incorrect_se
+        v.cluster_key,
+        v.cluster_id,
+        sum(case when not v.is_unscored then v.value end) as scored_sum,
+        count(case when not v.is_unscored then 1 end) as scored_n,
+        sum(v.value) as attempted_sum,
+        count(*) as attempted_n
     from sample_values as v
-    group by v.source_file, v.scorer, v.reducer
+    group by v.source_file, v.score_name, v.scorer, v.reducer, v.cluster_key, v.cluster_id
+),
+
+summed as (
+    select
+        c.source_file,
+        c.score_name,
+        c.scorer,
+        c.reducer,
+        max(c.cluster_key) as cluster_key,
+        cast(sum(c.scored_n) as bigint) as n_reduced,
+        count(case when c.scored_n > 0 then 1 end) as n_clusters_scored,
+        sum(c.scored_sum) / nullif(sum(c.scored_n), 0) as mean_recomputed,
+        {{ cluster_se('c.scored_sum', 'c.scored_n') }} as stderr_recomputed,
+        cast(sum(c.attempted_n) as bigint) as n_samples_attempted,
+        count(*) as n_clusters,
+        sum(c.attempted_sum) / sum(c.attempted_n) as mean_errors_as_incorrect,
+        {{ cluster_se('c.attempted_sum', 'c.attempted_n') }} as errors_as_incorrect_se
+    from clusters as c
+    group by c.source_file, c.score_name, c.scorer, c.reducer
 )
 
 select
     s.source_file,
+    s.score_name,
     s.scorer,
     s.reducer,
+    s.cluster_key,
     s.n_reduced,
+    s.n_clusters_scored,
     s.n_samples_attempted,
+    s.n_clusters,
     s.mean_recomputed,
     s.stderr_recomputed,
-    {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_reduced', 's.n_reduced') }},
+    {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_clusters_scored', 's.n_reduced') }},
     s.mean_errors_as_incorrect,
-    {{ mean_interval_columns('s.mean_errors_as_incorrect', 's.errors_as_incorrect_se', 'errors_as_incorrect', 's.n_samples_attempted', 's.n_samples_attempted') }}
+    {{ mean_interval_columns('s.mean_errors_as_incorrect', 's.errors_as_incorrect_se', 'errors_as_incorrect', 's.n_clusters', 's.n_samples_attempted') }}
 from summed as s

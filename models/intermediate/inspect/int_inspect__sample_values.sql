@@ -1,40 +1,93 @@
 {#-
-  One row per (log, scorer, reducer, sample the log attempted): the sample's reduced value (value_to_float after
+  One row per (log, score, reducer, sample the log attempted): the sample's reduced value (value_to_float after
   the epoch reducer, reductions.json), or 0 when the sample has none (it errored and was not scored: counted as
-  incorrect, R29; `is_unscored` says so). The unit of inspect_model_pairs: epochs of a sample are replicates,
-  already reduced to one value, so a sample is one cluster.
+  incorrect, R29; `is_unscored` says so). A score is what the header's results name: a scorer's value, or one key
+  of a dict-valued scorer that declares a metric per key (score_name = the key, the value that key's). Each
+  sample carries its cluster: the value of the sample-metadata key a clustered stderr declares
+  (stderr(cluster=...)), else the sample itself (epochs of a sample are replicates, already reduced to one
+  value). The unit of int_inspect__metrics_recomputed and inspect_model_pairs.
 -#}
-with attempted as (
-    select distinct
-        s.source_file,
-        s.sample_id
-    from {{ ref('stg_inspect__samples') }} as s
-),
-
-reducers as (
-    select distinct
-        r.source_file,
-        r.scorer,
-        r.reducer
-    from {{ ref('stg_inspect__reductions') }} as r
+with samples as (
+    select * from {{ ref('stg_inspect__samples') }}
 ),
 
 reduced as (
     select * from {{ ref('stg_inspect__reductions') }}
+),
+
+attempted as (
+    select
+        s.source_file,
+        s.sample_id
+    from samples as s
+    group by s.source_file, s.sample_id
+),
+
+-- the scores the log states results for, with the cluster key any of their metrics declares
+scores as (
+    select
+        m.source_file,
+        m.score_name,
+        m.scorer,
+        m.reducer,
+        max(m.cluster_key) as cluster_key
+    from {{ ref('stg_inspect__metrics') }} as m
+    group by m.source_file, m.score_name, m.scorer, m.reducer
+),
+
+metadata as (
+    select
+        s.source_file,
+        s.sample_id,
+        md.key as metadata_key,
+        min(md.value) as metadata_value
+    from samples as s
+    {{ json_each_entry('s.metadata_json', '$', 'md') }}
+    group by s.source_file, s.sample_id, md.key
+),
+
+values_by_score as (
+    select
+        r.source_file,
+        r.scorer,
+        r.scorer as score_name,
+        r.reducer,
+        r.sample_id,
+        r.value_float
+    from reduced as r
+    union all
+    select
+        r.source_file,
+        r.scorer,
+        k.key as score_name,
+        r.reducer,
+        r.sample_id,
+        {{ inspect_value_to_float(json_type('k.value', '$'), json_text('k.value', '$')) }} as value_float
+    from reduced as r
+    {{ json_each_entry('r.value_json', '$', 'k') }}
 )
 
 select
     a.source_file,
+    k.score_name,
     k.scorer,
     k.reducer,
     a.sample_id,
+    k.cluster_key,
+    coalesce(md.metadata_value, a.sample_id) as cluster_id,
     coalesce(v.value_float, 0.0) as value,
     v.value_float is null as is_unscored
 from attempted as a
-inner join reducers as k on a.source_file = k.source_file
-left join reduced as v
+inner join scores as k on a.source_file = k.source_file
+left join metadata as md
+    on
+        a.source_file = md.source_file
+        and a.sample_id = md.sample_id
+        and k.cluster_key = md.metadata_key
+left join values_by_score as v
     on
         a.source_file = v.source_file
         and k.scorer = v.scorer
+        and k.score_name = v.score_name
         and k.reducer is not distinct from v.reducer
         and a.sample_id = v.sample_id

@@ -31,6 +31,8 @@ select
     m.unscored_samples_stored,
     m.n_samples_scored,
     l.n_samples as n_samples_attempted,
+    m.cluster_key,
+    m.n_clusters_scored,
     l.n_samples_errored,
     m.value_errors_as_incorrect,
     case when m.metric in ('accuracy', 'mean') then m.value_ci_low end as value_ci_low,

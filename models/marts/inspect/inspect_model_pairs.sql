@@ -1,10 +1,11 @@
 {#-
   Model vs model on the same samples (inspect_ai itself does not offer this): two finished (status success) logs
-  of one task with the same task arguments, compared per (scorer, reducer) on the samples both attempted, only
+  of one task with the same task arguments, compared per (score, reducer) on the samples both attempted, only
   when both attempted exactly the same samples (R30). Per sample d = value_b - value_a (model_a sorts first; an
-  errored, unscored sample counts 0, R29); the mean of d with its SE over samples (one pair per sample: epochs
-  are already reduced), the t(C-1) interval, MDD, the paired t-test p-value and Holm / BH within the family of
-  all model pairs of one (task, scorer, reducer). Logs of other statuses, scorers and reducers are never pooled.
+  errored, unscored sample counts 0, R29); the mean of d with its cluster-robust SE (a cluster is a sample, its
+  epochs already reduced, or the samples sharing the metadata value a clustered stderr declares), the t(C-1)
+  interval, MDD, the paired t-test p-value on C - 1 degrees of freedom and Holm / BH within the family of all
+  model pairs of one (task, score, reducer). Logs of other statuses, scorers and reducers are never pooled.
 -#}
 with logs as (
     select * from {{ ref('int_inspect__logs') }}
@@ -27,6 +28,7 @@ pairs as (
     select
         a.task,
         a.task_args_json,
+        a.score_name,
         a.scorer,
         a.reducer,
         a.model as model_a,
@@ -34,6 +36,7 @@ pairs as (
         a.source_file as source_file_a,
         b.source_file as source_file_b,
         a.sample_id,
+        a.cluster_id,
         a.value as value_a,
         b.value as value_b,
         b.value - a.value as value_diff,
@@ -46,42 +49,93 @@ pairs as (
         on
             a.task = b.task
             and a.task_args_json is not distinct from b.task_args_json
+            and a.score_name = b.score_name
             and a.scorer = b.scorer
             and a.reducer is not distinct from b.reducer
             and a.sample_id = b.sample_id
             and (a.model < b.model or (a.model = b.model and a.source_file < b.source_file))
 ),
 
-compared as (
+-- one row per cluster of samples (a sample, or the samples sharing the declared cluster metadata value)
+clusters as (
     select
         p.task,
         p.task_args_json,
+        p.score_name,
         p.scorer,
         p.reducer,
         p.model_a,
         p.model_b,
         p.source_file_a,
         p.source_file_b,
+        p.cluster_id,
         count(*) as n_pairs,
+        sum(p.value_diff) as value_diff_sum,
+        sum(p.value_a) as value_a_sum,
+        sum(p.value_b) as value_b_sum,
         max(p.n_samples_a) as n_samples_a,
         max(p.n_samples_b) as n_samples_b,
-        avg(p.value_a) as value_mean_a,
-        avg(p.value_b) as value_mean_b,
-        avg(p.value_diff) as value_diff_mean,
-        {{ cluster_se('p.value_diff', '1') }} as value_diff_se,
-        {{ arm_corr('p.value_a', 'p.value_b') }} as arm_corr,
         max(p.created_at_a) as created_at_a,
         max(p.created_at_b) as created_at_b
     from pairs as p
-    group by p.task, p.task_args_json, p.scorer, p.reducer, p.model_a, p.model_b, p.source_file_a, p.source_file_b
+    group by
+        p.task, p.task_args_json, p.score_name, p.scorer, p.reducer, p.model_a, p.model_b, p.source_file_a,
+        p.source_file_b, p.cluster_id
+),
+
+correlated as (
+    select
+        p.source_file_a,
+        p.source_file_b,
+        p.score_name,
+        p.scorer,
+        p.reducer,
+        {{ arm_corr('p.value_a', 'p.value_b') }} as arm_corr
+    from pairs as p
+    group by p.source_file_a, p.source_file_b, p.score_name, p.scorer, p.reducer
+),
+
+compared as (
+    select
+        c.task,
+        c.task_args_json,
+        c.score_name,
+        c.scorer,
+        c.reducer,
+        c.model_a,
+        c.model_b,
+        c.source_file_a,
+        c.source_file_b,
+        sum(c.n_pairs) as n_pairs,
+        count(*) as n_clusters,
+        max(c.n_samples_a) as n_samples_a,
+        max(c.n_samples_b) as n_samples_b,
+        sum(c.value_a_sum) / sum(c.n_pairs) as value_mean_a,
+        sum(c.value_b_sum) / sum(c.n_pairs) as value_mean_b,
+        sum(c.value_diff_sum) / sum(c.n_pairs) as value_diff_mean,
+        {{ cluster_se('c.value_diff_sum', 'c.n_pairs') }} as value_diff_se,
+        max(c.created_at_a) as created_at_a,
+        max(c.created_at_b) as created_at_b
+    from clusters as c
+    group by
+        c.task, c.task_args_json, c.score_name, c.scorer, c.reducer, c.model_a, c.model_b, c.source_file_a,
+        c.source_file_b
 ),
 
 tested as (
     select
         c.*,
-        'inspect_model_pairs/' || c.task || '/' || c.scorer || '/' || coalesce(c.reducer, '-') as family,
-        {{ paired_t_p('c.value_diff_mean', 'c.value_diff_se', 'c.n_pairs - 1') }} as p_value
+        k.arm_corr,
+        'inspect_model_pairs/' || c.task || '/' || c.score_name || '/' || coalesce(c.reducer, '-') as family,
+        {{ paired_t_p('c.value_diff_mean', 'c.value_diff_se', 'c.n_clusters - 1') }} as p_value
     from compared as c
+    inner join correlated as k
+        on
+            c.source_file_a = k.source_file_a
+            and c.source_file_b = k.source_file_b
+            and c.score_name = k.score_name
+            and c.scorer = k.scorer
+            and c.reducer is not distinct from k.reducer
     -- only identical sample sets (R30): both logs attempted exactly the samples compared
     where c.n_pairs = c.n_samples_a and c.n_pairs = c.n_samples_b
 ),
@@ -98,6 +152,7 @@ ranked as (
 select
     r.task,
     r.task_args_json,
+    r.score_name,
     r.scorer,
     r.reducer,
     r.model_a,
@@ -105,13 +160,14 @@ select
     r.source_file_a,
     r.source_file_b,
     cast(r.n_pairs as bigint) as n_pairs,
+    cast(r.n_clusters as bigint) as n_clusters,
     cast(r.n_samples_a as bigint) as n_samples_a,
     cast(r.n_samples_b as bigint) as n_samples_b,
     r.value_mean_a,
     r.value_mean_b,
     r.value_diff_mean,
     r.value_diff_se,
-    {{ paired_difference_columns('value_diff', 'r.value_diff_mean', 'r.value_diff_se', 'r.n_pairs', 'r.n_pairs') }},
+    {{ paired_difference_columns('value_diff', 'r.value_diff_mean', 'r.value_diff_se', 'r.n_clusters', 'r.n_pairs') }},
     r.arm_corr,
     cast(r.family as varchar) as family,
     cast(r.family_size as bigint) as family_size,

@@ -23,7 +23,6 @@ select
     try_cast({{ json_text('m.document', '$.eval.config.epochs') }} as integer) as epochs,
     coalesce(try_cast({{ json_text('m.document', '$.eval.config.score_on_error') }} as boolean), false) as score_on_error,
     try_cast({{ json_text('m.document', '$.eval.dataset.samples') }} as integer) as dataset_samples,
-    {{ json_text('m.document', '$.eval.metadata.cluster') }} as cluster_metadata_key,
     {{ json_text('m.document', '$.eval.packages.inspect_ai') }} as inspect_version,
     try_cast({{ json_text('m.document', '$.results.total_samples') }} as integer) as total_samples_stored,
     try_cast({{ json_text('m.document', '$.results.completed_samples') }} as integer) as completed_samples_stored,

@@ -1,4 +1,8 @@
-{#- One row per (log, score, reducer, metric) as the header's results store it: inspect_ai's own numbers. -#}
+{#-
+  One row per (log, score, reducer, metric) as the header's results store it: inspect_ai's own numbers. A score is
+  a scorer's value or, for a scorer with a metric per key of a dict value, one key of it (score_name = the key).
+  `cluster_key` is the sample-metadata key a clustered stderr declares (stderr(cluster=...)).
+-#}
 with members as (
     select * from {{ ref('base_inspect__members') }}
     where member_kind = 'header'
@@ -24,6 +28,7 @@ select
     try_cast({{ json_text('r.score_json', '$.unscored_samples') }} as integer) as unscored_samples_stored,
     mt.key as metric,
     try_cast({{ json_text('mt.value', '$.value') }} as double) as value_stored,
+    {{ json_text('mt.value', '$.params.cluster') }} as cluster_key,
     r.load_id
 from results as r
 {{ json_each_entry('r.score_json', '$.metrics', 'mt') }}

@@ -23,6 +23,7 @@ select
     {{ json_text('s.value', '$.sample_id') }} as sample_id,
     {{ json_type('s.value', '$.value') }} as value_json_type,
     {{ json_text('s.value', '$.value') }} as value_text,
+    {{ json_fragment('s.value', '$.value') }} as value_json,
     {{ inspect_value_to_float(json_type('s.value', '$.value'), json_text('s.value', '$.value')) }} as value_float,
     r.load_id
 from reductions as r

@@ -18,6 +18,7 @@ scores as (
         sc.position as scorer_position,
         {{ json_type('sc.value', '$.value') }} as value_json_type,
         {{ json_text('sc.value', '$.value') }} as value_text,
+        {{ json_fragment('sc.value', '$.value') }} as value_json,
         {{ json_text('sc.value', '$.answer') }} as answer,
         m.load_id
     from members as m
@@ -39,6 +40,7 @@ select
         else 'number'
     end as value_kind,
     s.value_text,
+    s.value_json,
     {{ inspect_value_to_float('s.value_json_type', 's.value_text') }} as value_float,
     s.answer,
     s.load_id

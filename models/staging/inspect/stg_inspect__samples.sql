@@ -13,6 +13,8 @@ select
     {{ json_text('m.document', '$.output.completion') }} as completion,
     {{ json_text('m.document', '$.error.message') }} as error_message,
     {{ json_text('m.document', '$.limit.type') }} as limit_type,
+    try_cast({{ json_text('m.document', '$.limit.limit') }} as double) as limit_value,
+    {{ parse_utc_timestamp(json_text('m.document', '$.started_at')) }} as started_at,
     try_cast({{ json_text('m.document', '$.total_time') }} as double) as total_time_s,
     try_cast({{ json_text('m.document', '$.working_time') }} as double) as working_time_s,
     {{ json_fragment('m.document', '$.metadata') }} as metadata_json,

@@ -1,0 +1,52 @@
+{#-
+  One row per (log, sample, epoch, usage scope, key): the token usage a sample records, typed as inspect_ai
+  writes it. Scope 'model' is `model_usage` (keyed by model name: every call to that model, whatever role made
+  it); scope 'role' is `role_usage` (keyed by model role, e.g. grader: the calls made through that role, which
+  `model_usage` counts again under the role's model). A token key inspect_ai omits (it was None) is NULL:
+  unknown, never 0. `input_tokens` is as the log states it: whether it includes cache reads depends on the
+  inspect_ai version and provider (int_inspect__sample_spend applies the convention).
+-#}
+with members as (
+    select * from {{ ref('base_inspect__members') }}
+    where member_kind = 'sample'
+),
+
+usage as (
+    select
+        m.source_file,
+        m.sample_id,
+        m.epoch,
+        'model' as usage_scope,
+        u.key as usage_key,
+        u.value as usage_json,
+        m.load_id
+    from members as m
+    {{ json_each_entry('m.document', '$.model_usage', 'u') }}
+    union all
+    select
+        m.source_file,
+        m.sample_id,
+        m.epoch,
+        'role' as usage_scope,
+        u.key as usage_key,
+        u.value as usage_json,
+        m.load_id
+    from members as m
+    {{ json_each_entry('m.document', '$.role_usage', 'u') }}
+)
+
+select
+    u.source_file,
+    u.sample_id,
+    u.epoch,
+    u.usage_scope,
+    u.usage_key,
+    try_cast({{ json_text('u.usage_json', '$.input_tokens') }} as bigint) as input_tokens,
+    try_cast({{ json_text('u.usage_json', '$.output_tokens') }} as bigint) as output_tokens,
+    try_cast({{ json_text('u.usage_json', '$.total_tokens') }} as bigint) as total_tokens,
+    try_cast({{ json_text('u.usage_json', '$.input_tokens_cache_read') }} as bigint) as cache_read_tokens,
+    try_cast({{ json_text('u.usage_json', '$.input_tokens_cache_write') }} as bigint) as cache_write_tokens,
+    try_cast({{ json_text('u.usage_json', '$.reasoning_tokens') }} as bigint) as reasoning_tokens,
+    try_cast({{ json_text('u.usage_json', '$.total_cost') }} as double) as total_cost_usd_logged,
+    u.load_id
+from usage as u
