@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures
+.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check
 
 UV_VERSION := 0.13.8
 
@@ -64,9 +64,19 @@ inspect-fixtures: $(STAMP)
 	$(BIN)/uv pip install --quiet --python .venv-inspect/bin/python "inspect_ai==0.3.285" pandas pyarrow
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py --features
+	.venv-inspect/bin/python scripts/inspect_reference.py fixtures/inspect fixtures/inspect_reference.json
 	test -x .venv-inspect-old/bin/python || $(PYTHON) -m venv .venv-inspect-old
 	$(BIN)/uv pip install --quiet --python .venv-inspect-old/bin/python "inspect_ai==0.3.90"
 	.venv-inspect-old/bin/python scripts/gen_inspect_fixtures.py --old
+
+# evalhouse's inspect_ai marts against inspect_ai's own evals_df / samples_df, on any folder of logs:
+#   make inspect-check LOGS=path/to/logs
+inspect-check: $(STAMP)
+	test -x .venv-inspect/bin/python || $(PYTHON) -m venv .venv-inspect
+	$(BIN)/uv pip install --quiet --python .venv-inspect/bin/python "inspect_ai==0.3.285" pandas pyarrow
+	.venv-inspect/bin/python scripts/inspect_reference.py $(LOGS) .inspect_reference.json
+	EVALHOUSE_INSPECT_LOGS=$(LOGS) EVALHOUSE_INSPECT_REFERENCE=.inspect_reference.json \
+	  $(BIN)/python -m pytest -q tests/inspect/test_inspect_costs.py -k "inspects_evals_df or inspects_samples_df"
 
 # the README's figure: the demo's report, one figure of it copied into docs/img
 readme-figure: $(STAMP)

@@ -52,6 +52,10 @@ HEADLINES: list[tuple[str, str, list[str], list[str], int]] = [
      ["scorer", "reducer", "model_a", "model_b", "n_pairs", "value_diff_mean", "value_diff_ci_low",
       "value_diff_ci_high", "p_value"],
      ["scorer", "reducer", "model_a", "model_b"], 8),
+    ("marts", "inspect_spend",
+     ["log_model", "status", "spend_kind", "role", "model_raw", "n_sample_epochs", "uncached_input_tokens",
+      "cache_read_tokens", "output_tokens", "cost_usd", "unpriced_reason"],
+     ["log_model", "status", "spend_kind", "model_raw"], 8),
     ("marts", "fct_costs_repriced", [], [], 0),  # summarised specially below
     ("marts", "data_quality_findings", [], [], 0),  # summarised specially below
 ]

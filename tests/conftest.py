@@ -25,10 +25,14 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _group(item) -> str:
+    own = getattr(getattr(item, "module", None), "XDIST_GROUP", None)    # a module that builds its own warehouse
+    if own:
+        return own
     rel = Path(str(item.fspath)).resolve().relative_to(TESTS_DIR)
     return rel.parts[0] if len(rel.parts) > 1 else rel.stem
 
 
 # measured in a fresh-clone `make test` (--durations): the groups that take longest, longest first
-LONGEST_FIRST = ["test_sqlfluff", "bench", "reliability", "report", "docs", "rules", "incremental", "stats",
+LONGEST_FIRST = ["test_sqlfluff", "bench", "reliability", "report", "docs", "inspect", "inspect_costs", "rules",
+                 "incremental", "stats",
                  "coder_eval", "big", "matrix", "costs", "loader"]

@@ -234,15 +234,15 @@ def coder_eval(wh):
 def inspect_ai(wh):
     sec = Section("inspect_ai", "inspect_ai", "inspect_ai eval logs (.eval, .json). inspect's own metrics beside "
                   "evalhouse's recomputation (R28), the rate with errored samples counted as incorrect (R29), and "
-                  "models compared on the same samples (R30).")
+                  "models compared on the same samples (R30), tokens and cost per model and role (R33).")
     mart = "marts.inspect_metrics"
     if not _present(wh, mart):
         sec.absent.append(f"no inspect_ai data in this warehouse ({mart} is {'empty' if wh.has(mart) else 'absent'})")
         return sec
-    cols = ["source_file", "status", "model", "score_name", "scorer", "reducer", "metric", "value_stored",
+    cols = ["source_file", "status", "model_raw", "score_name", "scorer", "reducer", "metric", "value_stored",
             "value_recomputed", "value_errors_as_incorrect", "n_samples_scored", "n_samples_attempted"]
     rows = wh.rows(mart, cols, where="metric in ('accuracy', 'mean')",
-                   order=["model", "source_file", "score_name", "reducer"])
+                   order=["model_raw", "source_file", "score_name", "reducer"])
 
     def key(r):
         return (("source_file", r["source_file"]), ("score_name", r["score_name"]), ("reducer", r["reducer"]),
@@ -257,35 +257,56 @@ def inspect_ai(wh):
         ["log", "status", "model", "scorer", "reducer", "stored", "recomputed", "errors as incorrect", "n scored",
          "n attempted"],
         [[Num(mart, "regexp_extract(source_file, '[^/]+$')", key(r), r["source_file"].rsplit("/", 1)[-1], "text"),
-          n(r, "status", "text"), n(r, "model", "text"), n(r, "score_name", "text"), n(r, "reducer", "text"),
+          n(r, "status", "text"), n(r, "model_raw", "text"), n(r, "score_name", "text"), n(r, "reducer", "text"),
           n(r, "value_stored", "rate"), n(r, "value_recomputed", "rate"), n(r, "value_errors_as_incorrect", "rate"),
           n(r, "n_samples_scored", "int"), n(r, "n_samples_attempted", "int")] for r in rows]))
     pairs = "marts.inspect_model_pairs"
     if _present(wh, pairs):
-        prow = wh.rows(pairs, ["source_file_a", "source_file_b", "scorer", "reducer", "model_a", "model_b", "n_pairs",
+        prow = wh.rows(pairs, ["source_file_a", "source_file_b", "score_name", "reducer", "model_a", "model_b", "n_pairs",
                                "value_diff_mean", "value_diff_ci_low", "value_diff_ci_high", "p_value", "p_holm"],
-                       order=["scorer", "reducer", "model_a", "model_b", "source_file_a", "source_file_b"])
+                       order=["score_name", "reducer", "model_a", "model_b", "source_file_a", "source_file_b"])
 
         def q(r, c, k):
             key = (("source_file_a", r["source_file_a"]), ("source_file_b", r["source_file_b"]),
-                   ("scorer", r["scorer"]), ("reducer", r["reducer"]))
+                   ("score_name", r["score_name"]), ("reducer", r["reducer"]))
             return Num(pairs, c, key, r[c], k)
 
         def log(r, side):       # the log's file name
             key = (("source_file_a", r["source_file_a"]), ("source_file_b", r["source_file_b"]),
-                   ("scorer", r["scorer"]), ("reducer", r["reducer"]))
+                   ("score_name", r["score_name"]), ("reducer", r["reducer"]))
             return Num(pairs, f"regexp_extract(source_file_{side}, '[^/]+$')", key,
                        r[f"source_file_{side}"].rsplit("/", 1)[-1], "text")
 
         sec.tables.append(Table(
             "inspect_model_pairs", "inspect_ai models compared on the same samples: mean paired difference (b - a) "
-            "with its 95% interval, p and Holm within (task, scorer, reducer) (R30)",
-            ["scorer", "reducer", "model_a", "log a", "model_b", "log b", "n pairs", "difference [95% CI]", "p",
+            "with its 95% interval, p and Holm within (task, score, reducer) (R30)",
+            ["score", "reducer", "model_a", "log a", "model_b", "log b", "n pairs", "difference [95% CI]", "p",
              "p (Holm)"],
-            [[q(r, "scorer", "text"), q(r, "reducer", "text"), q(r, "model_a", "text"),
+            [[q(r, "score_name", "text"), q(r, "reducer", "text"), q(r, "model_a", "text"),
               log(r, "a"), q(r, "model_b", "text"), log(r, "b"),
               q(r, "n_pairs", "int"),
               Interval(q(r, "value_diff_mean", "diff"), q(r, "value_diff_ci_low", "diff"),
                        q(r, "value_diff_ci_high", "diff")),
               q(r, "p_value", "p"), q(r, "p_holm", "p")] for r in prow]))
+    spend = "marts.inspect_spend"
+    if _present(wh, spend):
+        srow = wh.rows(spend, ["source_file", "log_model", "status", "spend_kind", "role", "model_raw", "n_sample_epochs",
+                               "uncached_input_tokens", "output_tokens", "cost_usd", "unpriced_reason"],
+                       order=["log_model", "source_file", "spend_kind", "model_raw"])
+
+        def c(r, col, k):
+            key = (("source_file", r["source_file"]), ("spend_kind", r["spend_kind"]), ("role", r["role"]),
+                   ("model_raw", r["model_raw"]))
+            return Num(spend, col, key, r[col], k)
+
+        sec.tables.append(Table(
+            "inspect_spend", "inspect_ai tokens and cost per model and role, each token counted once: the grader's "
+            "spend (judge) is never the evaluated model's (agent) (R33); repriced against the rate card, NULL when "
+            "unpriced (R13)",
+            ["model", "status", "spend", "role", "tokens of", "sample epochs", "uncached input", "output", "cost USD",
+             "unpriced because"],
+            [[c(r, "log_model", "text"), c(r, "status", "text"), c(r, "spend_kind", "text"), c(r, "role", "text"),
+              c(r, "model_raw", "text"), c(r, "n_sample_epochs", "int"), c(r, "uncached_input_tokens", "int"),
+              c(r, "output_tokens", "int"), c(r, "cost_usd", "usd"), c(r, "unpriced_reason", "text")]
+             for r in srow]))
     return sec

@@ -139,7 +139,7 @@ def test_r29_errors_counted_as_incorrect_differ_from_inspects_rate(built):
     0.75, and 0.60 is the rate over every sample the log attempted."""
     db, _ = built
     (row,) = query(db, "select value_stored, value_errors_as_incorrect, n_samples_scored, n_samples_attempted, "
-                       "n_samples_errored from marts.inspect_metrics where model = 'mockllm/model-a' and scorer = 'match' "
+                       "n_samples_errored from marts.inspect_metrics where model_raw = 'mockllm/model-a' and scorer = 'match' "
                        "and reducer = 'mean' and metric = 'accuracy' and source_file like '%both_models%'")
     assert row == (0.75, 0.6, 4, 5, 1)
     res = run_results(built[1] / "target")

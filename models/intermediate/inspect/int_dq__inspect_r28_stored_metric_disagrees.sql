@@ -1,6 +1,6 @@
 {#-
-  R28 (what the logs claim): one row per metric an inspect_ai log stores (accuracy, mean, stderr) that differs
-  from the same metric recomputed from the log's own reduced per-sample values by more than 1e-9 (relative),
+  R28 (what the logs claim): one row per metric an inspect_ai log stores (accuracy, mean, stderr, std, var) that differs
+  from the same metric recomputed from the log's own reduced per-sample values by more than 1e-9 (relative; 1e-12 absolute near 0),
   or that cannot be recomputed because the log holds no reduced values for it.
 -#}
 with metrics as (
@@ -21,4 +21,4 @@ from metrics as m
 where
     m.value_recomputed is null
     or m.value_stored is null
-    or abs(m.value_stored - m.value_recomputed) > 1e-9 * greatest(abs(m.value_stored), abs(m.value_recomputed), 1e-300)
+    or abs(m.value_stored - m.value_recomputed) > 1e-9 * greatest(abs(m.value_stored), abs(m.value_recomputed), 1e-3)

@@ -1,7 +1,9 @@
 {#-
   One row per inspect_ai log file: its header (a finished log) or, when the run never finished (killed: no
   header.json), its journal start, with the status the log states and 'started' for the killed run; the sample
-  counts from its sample members (a sample is one id; an epoch of it is one sample member).
+  counts from its sample members (a sample is one id; an epoch of it is one sample member). `model` is inspect's
+  own name (provider/model); `model_normalised` the rate card's key for it (model_aliases), the `model` of the
+  inspect marts.
 -#}
 with logs as (
     select
@@ -10,6 +12,8 @@ with logs as (
             as pick
     from {{ ref('stg_inspect__logs') }} as l
 ),
+
+names as {{ model_name_map('logs', 'model', ref('model_aliases')) }},
 
 samples as (
     select
@@ -34,6 +38,7 @@ select
     l.task_id,
     l.task_args_json,
     l.model,
+    n.model as model_normalised,
     l.created_at,
     l.epochs,
     l.score_on_error,
@@ -52,4 +57,5 @@ select
     l.load_id
 from logs as l
 left join samples as s on l.source_file = s.source_file
+left join names as n on l.model = n.model_raw
 where l.pick = 1

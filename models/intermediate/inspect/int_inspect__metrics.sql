@@ -1,6 +1,6 @@
 {#-
   One row per (log, score, reducer, metric) inspect_ai stored: its stored value beside evalhouse's recomputation
-  from the log's reduced samples (accuracy, mean, stderr; NULL for other metrics) and the mean with errored,
+  from the log's reduced samples (accuracy, mean, stderr, std, var; NULL for other metrics) and the mean with errored,
   unscored samples counted 0. Read by inspect_metrics and by the R28 finding.
 -#}
 with stored as (
@@ -21,9 +21,12 @@ select
     s.value_stored,
     case
         when s.metric in ('accuracy', 'mean') then r.mean_recomputed
-        when s.metric = 'stderr' then r.stderr_recomputed
+        -- inspect_ai's stderr / std / var are 0 below two observations (clusters, for a clustered stderr)
+        when s.metric = 'stderr' then coalesce(r.stderr_recomputed, case when r.n_reduced > 0 then 0.0 end)
+        when s.metric = 'std' then coalesce(r.std_recomputed, case when r.n_reduced > 0 then 0.0 end)
+        when s.metric = 'var' then coalesce(r.var_recomputed, case when r.n_reduced > 0 then 0.0 end)
     end as value_recomputed,
-    s.metric in ('accuracy', 'mean', 'stderr') as is_recomputed,
+    s.metric in ('accuracy', 'mean', 'stderr', 'std', 'var') as is_recomputed,
     s.scored_samples_stored,
     s.unscored_samples_stored,
     r.n_reduced as n_samples_scored,

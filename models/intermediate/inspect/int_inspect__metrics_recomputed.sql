@@ -5,7 +5,8 @@
   cluster (sample standard deviation / sqrt(n), inspect's stderr()) or, where the score declares
   stderr(cluster=key), the samples sharing that metadata value (inspect's clustered stderr, with the C / (C - 1)
   correction: cluster_se). Beside them, the same mean over every sample the log attempted (an unscored, errored
-  sample counts 0, R29). Each mean carries its 95% interval by the statistics conventions on the same clusters
+  sample counts 0, R29), and the sample standard deviation and variance of the scored values (inspect's std() and
+  var()). Each mean carries its 95% interval by the statistics conventions on the same clusters
   (t with C - 1 degrees of freedom), so the SE of the scored mean is inspect's stderr.
 -#}
 with sample_values as (
@@ -26,6 +27,18 @@ clusters as (
         count(*) as attempted_n
     from sample_values as v
     group by v.source_file, v.score_name, v.scorer, v.reducer, v.cluster_key, v.cluster_id
+),
+
+spread as (
+    select
+        v.source_file,
+        v.score_name,
+        v.scorer,
+        v.reducer,
+        stddev_samp(case when not v.is_unscored then v.value end) as std_recomputed,
+        var_samp(case when not v.is_unscored then v.value end) as var_recomputed
+    from sample_values as v
+    group by v.source_file, v.score_name, v.scorer, v.reducer
 ),
 
 summed as (
@@ -59,7 +72,15 @@ select
     s.n_clusters,
     s.mean_recomputed,
     s.stderr_recomputed,
+    d.std_recomputed,
+    d.var_recomputed,
     {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_clusters_scored', 's.n_reduced') }},
     s.mean_errors_as_incorrect,
     {{ mean_interval_columns('s.mean_errors_as_incorrect', 's.errors_as_incorrect_se', 'errors_as_incorrect', 's.n_clusters', 's.n_samples_attempted') }}
 from summed as s
+inner join spread as d
+    on
+        s.source_file = d.source_file
+        and s.score_name = d.score_name
+        and s.scorer = d.scorer
+        and s.reducer is not distinct from d.reducer

@@ -1,0 +1,29 @@
+{#-
+  One row per (log, sample, epoch, event): the sample's event transcript as inspect_ai stored it, typed to what a
+  timeline or latency question needs: the event kind (model, tool, score, span_begin, ...), when it happened, its
+  working time and, for a model call, the model, its role and the call's token usage.
+-#}
+with members as (
+    select * from {{ ref('base_inspect__members') }}
+    where member_kind = 'sample'
+)
+
+select
+    m.source_file,
+    m.sample_id,
+    m.epoch,
+    ev.position as event_index,
+    {{ json_text('ev.value', '$.event') }} as event_kind,
+    {{ json_text('ev.value', '$.span_id') }} as span_id,
+    {{ parse_utc_timestamp(json_text('ev.value', '$.timestamp')) }} as event_at,
+    try_cast({{ json_text('ev.value', '$.working_start') }} as double) as working_start_s,
+    try_cast({{ json_text('ev.value', '$.working_time') }} as double) as working_time_s,
+    {{ json_text('ev.value', '$.model') }} as model,
+    {{ json_text('ev.value', '$.role') }} as model_role,
+    try_cast({{ json_text('ev.value', '$.output.usage.input_tokens') }} as bigint) as input_tokens,
+    try_cast({{ json_text('ev.value', '$.output.usage.output_tokens') }} as bigint) as output_tokens,
+    try_cast({{ json_text('ev.value', '$.output.usage.total_tokens') }} as bigint) as total_tokens,
+    {{ json_text('ev.value', '$.error') }} as error,
+    m.load_id
+from members as m
+{{ json_each('m.document', '$.events', 'ev') }}
