@@ -11,8 +11,7 @@ with spend as (
 
 select
     'inspect' as source_family,
-    s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as varchar) || '|' || s.spend_kind || '|'
-    || coalesce(s.role, '') || '|' || coalesce(s.model_raw, '') as record_key,
+    s.record_key,
     s.model_raw,
     s.priced_at,
     s.uncached_input_tokens,
@@ -29,6 +28,6 @@ select
     cast(null as varchar) as variant_id,
     s.task as task_id,
     s.spend_kind,
-    s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as varchar) as unit_key,
+    s.unit_key,
     false as is_no_model_call
 from spend as s

@@ -182,6 +182,10 @@ rested as (
 )
 
 select
+    -- the record's key in fct_costs_repriced, and the (log, sample, epoch) its cost rolls up to
+    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as varchar) || '|' || r.spend_kind || '|'
+    || coalesce(r.role, '') || '|' || coalesce(r.model_raw, '') as record_key,
+    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as varchar) as unit_key,
     r.source_file,
     r.sample_id,
     r.epoch,

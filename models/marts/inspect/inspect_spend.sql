@@ -24,10 +24,7 @@ records as (
         r.price_table_date,
         r.cost_usd_logged
     from spend as s
-    inner join repriced as r
-        on
-            r.record_key = s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as varchar) || '|'
-            || s.spend_kind || '|' || coalesce(s.role, '') || '|' || coalesce(s.model_raw, '')
+    inner join repriced as r on s.record_key = r.record_key
 )
 
 select
