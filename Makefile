@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check
+.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check demo-spark test-spark bench-spark
 
 UV_VERSION := 0.13.8
 
@@ -45,6 +45,18 @@ demo: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup --no-loadscope-reorder --durations=15
+
+# the demo on Apache Spark (docs/spark.md): the same sample logs, built by local Spark, the same headline tables
+demo-spark: $(STAMP)
+	$(BIN)/evalhouse demo --target spark
+
+# Spark checks that CI leaves out for time: the negative controls on Spark (make test runs the parity test)
+test-spark: $(STAMP)
+	$(BIN)/python -m pytest -q -m spark_slow tests/spark
+
+# Spark vs DuckDB build times, scaling 100k -> 1M lines, 1 vs 2 threads (BENCHMARKS.md)
+bench-spark: $(STAMP)
+	$(BIN)/python scripts/bench_spark.py --out bench_out/spark
 
 # the installable package, with the dbt project inside (setup.py): pip install dist/evalhouse-*.whl
 wheel: $(STAMP)
@@ -111,4 +123,4 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q tests/loader/test_fuzz.py
 
 clean:
-	rm -rf target logs/dbt.log demo_data report docs/site artifacts evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock
+	rm -rf target logs/dbt.log demo_data report docs/site artifacts evalhouse.duckdb evalhouse.duckdb.wal evalhouse.analyst.duckdb evalhouse.build.duckdb evalhouse.failed.duckdb evalhouse.duckdb.lock evalhouse.lake bench_out

@@ -56,6 +56,12 @@ def _parser() -> argparse.ArgumentParser:
                        help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT, else 60)")
     build.add_argument("--in-place", action="store_true",
                        help="let dbt write the working file directly (no copy; a killed build may leave it half-built)")
+    build.add_argument("--target", choices=("duckdb", "spark"), default="duckdb",
+                       help="the engine: duckdb (default; the working file) or spark (this machine's Spark, "
+                            "reading the raw layer exported as Parquet to --lake; docs/spark.md)")
+    build.add_argument("--lake", metavar="DIR",
+                       help="with --target spark: the lake folder (raw tables in DIR/raw, marts as Parquet in "
+                            "DIR/marts/<mart>/); default: $EVALHOUSE_LAKE, else <stem>.lake next to --db")
     build.add_argument("dbt_args", nargs=argparse.REMAINDER, help="extra dbt arguments after --")
 
     publish = sub.add_parser("publish", help="refresh the read-only analyst file <stem>.analyst.duckdb")
@@ -87,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--data-dir", default="demo_data", help="where the sample logs are written")
     demo.add_argument("--wait", type=float, default=None, metavar="SECONDS",
                       help="wait this long for a running load/build to finish (default $EVALHOUSE_LOCK_WAIT, else 60)")
+    demo.add_argument("--target", choices=("duckdb", "spark"), default="duckdb",
+                      help="build on duckdb (default) or on this machine's Spark (the marts as Parquet in --lake)")
+    demo.add_argument("--lake", metavar="DIR", help="with --target spark: the lake folder (default <stem>.lake)")
     return p
 
 
@@ -126,6 +135,12 @@ def _dispatch(parser, args, db) -> int:
         extra = list(args.dbt_args or [])
         if extra and extra[0] == "--":
             extra = extra[1:]
+        if args.target == "spark":
+            return cmd_build_spark(db=db, lake=args.lake, dbt_args=extra, wait=args.wait)
+        if args.lake:
+            print("evalhouse build: --lake is for --target spark (a DuckDB build writes the working file)",
+                  file=sys.stderr)
+            return 2
         return cmd_build(db=db, dbt_args=extra, publish=not args.no_publish, wait=args.wait, in_place=args.in_place)
     if args.command == "publish":
         return cmd_publish(db=db, wait=args.wait)
@@ -134,6 +149,8 @@ def _dispatch(parser, args, db) -> int:
     if args.command == "report":
         return cmd_report(db=db, out=args.out, working=args.working)
     if args.command == "demo":
+        if args.target == "spark":
+            return cmd_demo_spark(db=db, data_dir=args.data_dir, lake=args.lake, wait=args.wait)
         return cmd_demo(db=db, data_dir=args.data_dir, wait=args.wait)
     parser.error(f"unknown command {args.command}")
     return 2
@@ -192,6 +209,28 @@ def cmd_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True,
     except KeyboardInterrupt:
         _err("evalhouse build: interrupted; the working file and the analyst file are unchanged.")
         return 130
+    except OSError as exc:
+        _err(os_failure_message("build", exc, db, "the working file"))
+        return 1
+    _out(result.summary())
+    return 0
+
+
+def cmd_build_spark(db: Path, lake: str | None = None, dbt_args: list[str] | None = None,
+                    wait: float | None = None) -> int:
+    from .config import UsageError, lake_dir
+    from .spark_build import SparkBuildFailed, build_spark
+
+    lake_path = Path(lake) if lake else lake_dir(db)
+    _out(f"evalhouse build: Spark, lake {lake_path}")
+    try:
+        result = build_spark(db, lake_path, dbt_args=dbt_args, wait=wait)
+    except UsageError as exc:
+        _err(f"evalhouse build: {exc}")
+        return 2
+    except (SparkBuildFailed, DatabaseBusy) as exc:
+        _err(f"evalhouse build: {exc}")
+        return 1
     except OSError as exc:
         _err(os_failure_message("build", exc, db, "the working file"))
         return 1
@@ -329,6 +368,38 @@ def cmd_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | 
          f"  duckdb -readonly '{target}'    or    evalhouse sql \"select * from marts.big_rates\"")
     _out("\nevalhouse demo: writing the report (figures and tables from the marts)...")
     return cmd_report(db, db.parent / "report")
+
+
+def cmd_demo_spark(db: Path, data_dir: str | os.PathLike = "demo_data", lake: str | None = None,
+                   wait: float | None = None) -> int:
+    """The demo on Spark: the same sample logs, loaded into the working file's raw layer, built by
+    `evalhouse build --target spark`, and the same headline tables read from the Parquet marts."""
+    from .config import lake_dir
+    from .demo import headline_tables, write_demo_data
+    from .lake import marts_views_db
+    from .sql import format_table
+
+    db = Path(db).resolve()
+    data = Path(data_dir).resolve()
+    lake_path = (Path(lake) if lake else lake_dir(db)).resolve()
+    stats = write_demo_data(data)
+    for why in stats["skipped"]:
+        _err(f"evalhouse demo: {why}")
+    rc = cmd_load([str(data)], db=db, wait=wait)
+    if rc != 0:
+        _err(f"evalhouse demo: load failed (exit {rc})")
+        return 1
+    _out("evalhouse demo: building the warehouse on Spark (dbt build --target spark, a few minutes)...")
+    rc = cmd_build_spark(db, lake=str(lake_path), dbt_args=["--quiet"], wait=wait)
+    if rc != 0:
+        return rc
+    views = marts_views_db(lake_path)
+    _out("")
+    for title, cols, rows in headline_tables(views):
+        _out(f"== {title}", format_table(cols, rows), "")
+    _out(f"Spark's marts (Parquet): {lake_path / 'marts'}\nDuckDB views over them: {views}\n"
+         f"  duckdb -readonly '{views}' -c 'select * from marts.big_rates'")
+    return 0
 
 
 if __name__ == "__main__":

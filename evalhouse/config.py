@@ -11,6 +11,9 @@
 | `EVALHOUSE_LOAD_BATCH` | 0: no small-file batches (A/B benchmarks, tests) | 1 |
 | `EVALHOUSE_BUILD_ALL` | 1: a repeat build builds everything | 0 |
 | `EVALHOUSE_DBT_PROJECT_DIR` | build another dbt project with the bundled profile | the shipped project |
+| `EVALHOUSE_LAKE` | the lake folder of a Spark build (raw and marts as Parquet) | `<stem>.lake` beside the working file |
+| `EVALHOUSE_SPARK_THREADS` | Spark local worker threads (`local[N]`; read by the bundled profile) | 2 |
+| `EVALHOUSE_SPARK_MEMORY` | Spark driver memory (read by the bundled profile) | 4g |
 
 A bad value is a UsageError that names the variable (the CLI exits 2); none is ever silently replaced.
 """
@@ -98,6 +101,23 @@ def build_all() -> bool:
 def dbt_project_dir(default: Path) -> Path:
     v = _env("EVALHOUSE_DBT_PROJECT_DIR")
     return Path(v) if v else default
+
+
+def lake_dir(db: Path) -> Path:
+    """The lake of a Spark build: $EVALHOUSE_LAKE, else <stem>.lake beside the working file `db`."""
+    v = _env("EVALHOUSE_LAKE")
+    if v:
+        return Path(v)
+    db = Path(db)
+    return db.with_name(db.name.split(".", 1)[0] + ".lake")
+
+
+def spark_threads() -> int:
+    """EVALHOUSE_SPARK_THREADS (the profile reads the variable itself; this checks it before Spark starts)."""
+    v = _env("EVALHOUSE_SPARK_THREADS") or "2"
+    if not v.isdigit() or int(v) < 1:
+        raise UsageError(f"EVALHOUSE_SPARK_THREADS={v!r}: expected a whole number of threads, at least 1")
+    return int(v)
 
 
 def version() -> str:

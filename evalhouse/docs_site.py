@@ -32,7 +32,7 @@ LINEAGE_CSV = PROJECT_DIR / "seeds" / "lineage" / "field_lineage_computed.csv"
 DEFAULT_SITE = PROJECT_DIR / "docs" / "site"
 DEFAULT_WORK = PROJECT_DIR / "target" / "docs_build"
 LINEAGE_MARK = "\n\n**Lineage**"
-GUIDES = ("analysts.md", "statistics.md", "architecture.md", "report.md")   # copied beside index.html as .html
+GUIDES = ("analysts.md", "statistics.md", "architecture.md", "report.md", "spark.md")   # copied beside index.html as .html
 
 
 def _say(msg: str) -> None:

@@ -33,6 +33,6 @@ def _group(item) -> str:
 
 
 # measured in a fresh-clone `make test` (--durations): the groups that take longest, longest first
-LONGEST_FIRST = ["test_sqlfluff", "bench", "reliability", "report", "docs", "inspect", "inspect_costs", "rules",
+LONGEST_FIRST = ["spark", "test_sqlfluff", "bench", "reliability", "report", "docs", "inspect", "inspect_costs", "rules",
                  "incremental", "stats",
                  "coder_eval", "big", "matrix", "costs", "loader"]

@@ -41,12 +41,12 @@ select
     {{ json_text('d.document', '$.environment_info.system_prompt_semantics') }} as system_prompt_semantics,
     case
         -- a synthetic row (BUILD_FAILED, load failure) has environment_info {}: the key's absence is no evidence
-        when cast({{ json_fragment('d.document', '$.environment_info') }} as varchar) = '{}' then null
+        when cast({{ json_fragment('d.document', '$.environment_info') }} as {{ dbt.type_string() }}) = '{}' then null
         when not {{ json_has('d.document', '$.environment_info.system_prompt_semantics') }} then 'pre_append'
         when {{ json_text('d.document', '$.environment_info.system_prompt_semantics') }} in ('append', 'replace', 'unknown')
             then {{ json_text('d.document', '$.environment_info.system_prompt_semantics') }}
     end as system_prompt_regime,
-    coalesce(cast({{ json_fragment('d.document', '$.environment_info') }} as varchar) = '{}', false)
+    coalesce(cast({{ json_fragment('d.document', '$.environment_info') }} as {{ dbt.type_string() }}) = '{}', false)
         as is_synthetic_record,
     {{ json_text('d.document', '$.environment_info.api_routing') }} as api_routing,
     {{ json_text('d.document', '$.environment_info.coder_eval') }} as coder_eval_version,

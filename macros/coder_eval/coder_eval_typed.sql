@@ -10,14 +10,14 @@
 {% macro coder_eval_typed_columns(doc, fields) -%}
     {%- for f in fields %}
         {%- if f[2] == 'json' %}
-    {{ evalhouse.json_fragment(doc, f[1]) }}::varchar as {{ f[0] }}
+    cast({{ evalhouse.json_fragment(doc, f[1]) }} as {{ dbt.type_string() }}) as {{ f[0] }}
         {%- elif f | length > 3 %}
     case
-        when {{ evalhouse.json_has(doc, f[1]) }} then try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ f[2] }})
-        else cast({{ f[3] }} as {{ f[2] }})
+        when {{ evalhouse.json_has(doc, f[1]) }} then try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ evalhouse.engine_type(f[2]) }})
+        else cast({{ f[3] }} as {{ evalhouse.engine_type(f[2]) }})
     end as {{ f[0] }}
         {%- else %}
-    try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ f[2] }}) as {{ f[0] }}
+    try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ evalhouse.engine_type(f[2]) }}) as {{ f[0] }}
         {%- endif %}{{ ',' if not loop.last }}
     {%- endfor %}
 {%- endmacro %}
@@ -28,7 +28,7 @@
     {%- for f in fields if f[2] not in ('json', 'varchar') %},
         case
             when {{ evalhouse.json_text(doc, f[1]) }} is not null
-                and try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ f[2] }}) is null then '{{ f[0] }}'
+                and try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ evalhouse.engine_type(f[2]) }}) is null then '{{ f[0] }}'
         end
     {%- endfor %}), '')
 {%- endmacro %}

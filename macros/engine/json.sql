@@ -23,8 +23,15 @@
 {% macro default__json_fragment(expr, path) -%}
     json_extract({{ expr }}, '{{ path }}')
 {%- endmacro %}
+{#- Spark: get_json_object unquotes a string, so a string (and a JSON null) is re-serialised from the variant. -#}
 {% macro spark__json_fragment(expr, path) -%}
-    get_json_object({{ expr }}, '{{ path }}')
+    (case
+        when try_variant_get(try_parse_json({{ expr }}), '{{ path }}') is null then null
+        when is_variant_null(try_variant_get(try_parse_json({{ expr }}), '{{ path }}')) then 'null'
+        when schema_of_variant(try_variant_get(try_parse_json({{ expr }}), '{{ path }}')) = 'STRING'
+            then to_json(try_variant_get(try_parse_json({{ expr }}), '{{ path }}'))
+        else get_json_object({{ expr }}, '{{ path }}')
+    end)
 {%- endmacro %}
 
 {#- The JSON type name at `path`: 'VARCHAR', 'DOUBLE', 'UBIGINT', 'BIGINT', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL', or NULL when absent. -#}
@@ -34,6 +41,21 @@
 {% macro default__json_type(expr, path) -%}
     json_type({{ expr }}, '{{ path }}')
 {%- endmacro %}
+{#- Spark: the variant's type, spelled as DuckDB spells JSON types (a non-negative integer is UBIGINT there). -#}
+{% macro spark__json_type(expr, path) -%}
+    {%- set v = "try_variant_get(try_parse_json(" ~ expr ~ "), '" ~ path ~ "')" -%}
+    (case
+        when {{ v }} is null then null
+        when schema_of_variant({{ v }}) = 'VOID' then 'NULL'
+        when schema_of_variant({{ v }}) like 'ARRAY%' then 'ARRAY'
+        when schema_of_variant({{ v }}) like 'OBJECT%' then 'OBJECT'
+        when schema_of_variant({{ v }}) = 'STRING' then 'VARCHAR'
+        when schema_of_variant({{ v }}) = 'BOOLEAN' then 'BOOLEAN'
+        when schema_of_variant({{ v }}) in ('BIGINT', 'INT', 'SMALLINT', 'TINYINT')
+            then case when cast({{ v }} as bigint) >= 0 then 'UBIGINT' else 'BIGINT' end
+        else 'DOUBLE'
+    end)
+{%- endmacro %}
 
 {#- Whether the key at `path` exists (even with a JSON null value). -#}
 {% macro json_has(expr, path) -%}
@@ -42,6 +64,9 @@
 {% macro default__json_has(expr, path) -%}
     ({{ expr }} is not null and json_exists({{ expr }}, '{{ path }}'))
 {%- endmacro %}
+{% macro spark__json_has(expr, path) -%}
+    ({{ expr }} is not null and try_variant_get(try_parse_json({{ expr }}), '{{ path }}') is not null)
+{%- endmacro %}
 
 {#- Number of elements of the JSON array at `path` (NULL when absent or not an array). -#}
 {% macro json_array_length(expr, path) -%}
@@ -49,6 +74,12 @@
 {%- endmacro %}
 {% macro default__json_array_length(expr, path) -%}
     case when json_type({{ expr }}, '{{ path }}') = 'ARRAY' then json_array_length({{ expr }}, '{{ path }}') end
+{%- endmacro %}
+{% macro spark__json_array_length(expr, path) -%}
+    case
+        when schema_of_variant(try_variant_get(try_parse_json({{ expr }}), '{{ path }}')) like 'ARRAY%'
+            then cast(json_array_length(get_json_object({{ expr }}, '{{ path }}')) as bigint)
+    end
 {%- endmacro %}
 
 {#-
@@ -66,6 +97,29 @@
             je.key::integer as position
         from json_each({{ expr }}, '{{ path }}') as je
         where json_type({{ expr }}, '{{ path }}') = 'ARRAY'
+    ) as {{ alias }}
+{%- endmacro %}
+{#-
+  Spark: each element's JSON text as the document spells it (from_json to array<string> keeps a number's or an
+  object's text, 1.0 stays 1.0), and a string element re-quoted from its variant (array<string> unquotes it).
+-#}
+{% macro spark__json_each(expr, path, alias) -%}
+    cross join lateral (
+        select
+            case
+                when je_x.je_text is null then 'null'
+                when schema_of_variant(
+                    element_at(from_json(get_json_object({{ expr }}, '{{ path }}'), 'array<variant>'), je_x.je_pos + 1)
+                ) = 'STRING'
+                    then to_json(
+                        element_at(from_json(get_json_object({{ expr }}, '{{ path }}'), 'array<variant>'), je_x.je_pos + 1)
+                    )
+                else je_x.je_text
+            end as value,
+            cast(je_x.je_pos as int) as position
+        from (
+            select posexplode(from_json(get_json_object({{ expr }}, '{{ path }}'), 'array<string>')) as (je_pos, je_text)
+        ) as je_x
     ) as {{ alias }}
 {%- endmacro %}
 
@@ -89,6 +143,29 @@
         where json_type({{ expr }}, '{{ path }}') = 'OBJECT'
     ) as {{ alias }}
 {%- endmacro %}
+{#-
+  Spark: a map keeps the document's key order (a variant object sorts its keys); map<string,string> keeps a
+  number's or an object's text as written, and a string value is re-quoted from its variant.
+-#}
+{% macro spark__json_each_entry(expr, path, alias) -%}
+    cross join lateral (
+        select
+            je_x.je_key as key,
+            case
+                when je_x.je_text is null then 'null'
+                when schema_of_variant(
+                    from_json(get_json_object({{ expr }}, '{{ path }}'), 'map<string,variant>')[je_x.je_key]
+                ) = 'STRING'
+                    then to_json(from_json(get_json_object({{ expr }}, '{{ path }}'), 'map<string,variant>')[je_x.je_key])
+                else je_x.je_text
+            end as value,
+            cast(je_x.je_pos as int) as position
+        from (
+            select posexplode(from_json(get_json_object({{ expr }}, '{{ path }}'), 'map<string,string>')) as (je_pos, je_key, je_text)
+        ) as je_x
+        where schema_of_variant(try_variant_get(try_parse_json({{ expr }}), '{{ path }}')) like 'OBJECT%'
+    ) as {{ alias }}
+{%- endmacro %}
 
 {#- AGGREGATE: concatenate `expr` with `sep`, ordered by `order_by` (NULLs skipped). -#}
 {% macro ordered_string_agg(expr, sep, order_by) -%}
@@ -96,4 +173,7 @@
 {%- endmacro %}
 {% macro default__ordered_string_agg(expr, sep, order_by) -%}
     string_agg({{ expr }}, '{{ sep }}' order by {{ order_by }})
+{%- endmacro %}
+{% macro spark__ordered_string_agg(expr, sep, order_by) -%}
+    listagg({{ expr }}, '{{ sep }}') within group (order by {{ order_by }})
 {%- endmacro %}

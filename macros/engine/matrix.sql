@@ -15,12 +15,21 @@
     {#- the name without .jsonl and a logrotate suffix (.1, -20261201, .2.gz): runs.jsonl.1 is the file runs -#}
     regexp_replace(regexp_replace({{ expr }}, '^.*[/\\\\]', ''), '\.jsonl([.-][0-9][0-9-]*)?(\.gz)?$', '')
 {%- endmacro %}
+{#- Spark reads a backslash in a string literal as an escape: each one is doubled. -#}
+{% macro spark__file_stem(expr) -%}
+    {#- the name without .jsonl and a logrotate suffix (.1, -20261201, .2.gz): runs.jsonl.1 is the file runs -#}
+    regexp_replace(regexp_replace({{ expr }}, '^.*[/\\\\\\\\]', ''), '\\.jsonl([.-][0-9][0-9-]*)?(\\.gz)?$', '')
+{%- endmacro %}
 
 {% macro utc_time_of_day(expr) -%}
     {{ return(adapter.dispatch('utc_time_of_day', 'evalhouse')(expr)) }}
 {%- endmacro %}
 {% macro default__utc_time_of_day(expr) -%}
     cast(timezone('UTC', {{ expr }}) as time)
+{%- endmacro %}
+{#- Spark has no time type: 'HH:mm:ss.SSSSSS' text, which orders as the time does against the seed's 'HH:MM:SS'. -#}
+{% macro spark__utc_time_of_day(expr) -%}
+    date_format({{ expr }}, 'HH:mm:ss.SSSSSS')
 {%- endmacro %}
 
 {% macro split_part_text(expr, sep, n) -%}

@@ -19,8 +19,8 @@
 {%- endmacro %}
 {% macro default__is_naive_timestamp(expr) -%}
     (case
-        when try_cast(trim(cast({{ expr }} as varchar)) as timestamptz) is null then null
-        else not regexp_matches(trim(cast({{ expr }} as varchar)), {{ evalhouse._iso_offset_regex() }}, 'i')
+        when try_cast(trim(cast({{ expr }} as {{ dbt.type_string() }})) as {{ type_timestamptz() }}) is null then null
+        else not regexp_matches(trim(cast({{ expr }} as {{ dbt.type_string() }})), {{ evalhouse._iso_offset_regex() }}, 'i')
     end)
 {%- endmacro %}
 
@@ -29,8 +29,20 @@
 {%- endmacro %}
 {% macro default__parse_utc_timestamp(expr) -%}
     (case
-        when regexp_matches(trim(cast({{ expr }} as varchar)), {{ evalhouse._iso_offset_regex() }}, 'i')
-            then try_cast(trim(cast({{ expr }} as varchar)) as timestamptz)
-        else timezone('UTC', try_cast(trim(cast({{ expr }} as varchar)) as timestamp))
+        when regexp_matches(trim(cast({{ expr }} as {{ dbt.type_string() }})), {{ evalhouse._iso_offset_regex() }}, 'i')
+            then try_cast(trim(cast({{ expr }} as {{ dbt.type_string() }})) as {{ type_timestamptz() }})
+        else timezone('UTC', try_cast(trim(cast({{ expr }} as {{ dbt.type_string() }})) as timestamp))
     end)
+{%- endmacro %}
+
+{#- Spark: a cast reads an offset ('Z', '+03:00', '+0530') as an instant and naive text in the session zone (UTC). -#}
+{% macro spark__is_naive_timestamp(expr) -%}
+    (case
+        when try_cast(trim(cast({{ expr }} as string)) as timestamp) is null then null
+        else not regexp_like(trim(cast({{ expr }} as string)), concat('(?i)', {{ evalhouse._iso_offset_regex() | replace('\\', '\\\\') }}))
+    end)
+{%- endmacro %}
+
+{% macro spark__parse_utc_timestamp(expr) -%}
+    try_cast(trim(cast({{ expr }} as string)) as timestamp)
 {%- endmacro %}

@@ -29,7 +29,7 @@
 -#}
 
 {% macro only_new_pairs(alias, keyword='where') -%}
-    {%- if is_incremental() and this is not none %}
+    {%- if is_incremental() and this is not none and pairs_incremental_strategy() == 'append' %}
     {{ keyword }} not exists (
         select 1
         from (select distinct done.load_id, done.source_file from {{ this }} as done) as done_pairs
@@ -41,7 +41,7 @@
 {%- endmacro %}
 
 {% macro delete_unloaded_pairs(raw_relation) -%}
-    {%- if is_incremental() -%}
+    {%- if is_incremental() and pairs_incremental_strategy() == 'append' -%}
     delete from {{ this }} as stale
     where not exists (
         select 1
@@ -52,3 +52,15 @@
     )
     {%- endif -%}
 {%- endmacro %}
+
+{#-
+  Engines whose lake tables cannot DELETE (Spark over Parquet): an incremental model recomputes all
+  its rows and overwrites the table (insert_overwrite without partitions), so `only_new_pairs` and
+  `delete_unloaded_pairs` do nothing there. Same rows as DuckDB's append of the new pairs; only the
+  work differs. Models say `incremental_strategy=pairs_incremental_strategy()`.
+-#}
+{% macro pairs_incremental_strategy() -%}
+    {{ return(adapter.dispatch('pairs_incremental_strategy', 'evalhouse')()) }}
+{%- endmacro %}
+{% macro default__pairs_incremental_strategy() -%}{{ return('append') }}{%- endmacro %}
+{% macro spark__pairs_incremental_strategy() -%}{{ return('insert_overwrite') }}{%- endmacro %}

@@ -7,7 +7,7 @@
 -#}
 {% macro jsonl_typed_field(expr, path, name, type) -%}
     {{ json_text(expr, path) }} as {{ name }}_raw,
-    try_cast({{ json_text(expr, path) }} as {{ type }}) as {{ name }},
+    try_cast({{ json_text(expr, path) }} as {{ engine_type(type) }}) as {{ name }},
     coalesce({{ json_text(expr, path) }} is not null
-        and try_cast({{ json_text(expr, path) }} as {{ type }}) is null, false) as {{ name }}_invalid
+        and try_cast({{ json_text(expr, path) }} as {{ engine_type(type) }}) is null, false) as {{ name }}_invalid
 {%- endmacro %}

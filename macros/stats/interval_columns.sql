@@ -59,7 +59,7 @@
 {% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none, lower=-1, upper=1) -%}
     {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'low', lower=lower, upper=upper) }} as {{ prefix }}_ci_low,
     {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'high', lower=lower, upper=upper) }} as {{ prefix }}_ci_high,
-    cast({{ ci_null_reason(mean, n_clusters) }} as varchar) as {{ prefix }}_ci_reason,
+    cast({{ ci_null_reason(mean, n_clusters) }} as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
     {{ t_min_detectable_difference(se, n_clusters) }} as {{ mdd_name or prefix ~ '_mdd' }}
 {%- endmacro %}
 

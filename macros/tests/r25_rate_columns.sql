@@ -4,7 +4,7 @@
   tests/dbt/r25_rate_columns_have_denominator_and_interval.sql (catalog) and
   tests/dbt/r25_intervals_present_when_estimable.sql (per row).
 
-  Reads information_schema.columns of `schema` at execution time (empty list while parsing) and
+  Reads the columns of `schema` (schema_columns) at execution time (empty list while parsing) and
   returns one dict per rate / mean column:
     table, column, lo, hi (interval columns or none), se (standard-error column or none),
     n_clusters (cluster-count column or none), denominators (list), paired_arm (bool),
@@ -32,27 +32,8 @@
         {{ return([]) }}
     {%- endif -%}
     {%- set re = modules.re -%}
-    {%- set catalog_sql -%}
-        select
-            lower(table_name) as table_name,
-            lower(column_name) as column_name,
-            upper(data_type) as data_type
-        from information_schema.columns
-        where
-            lower(table_schema) = '{{ schema }}'
-            and table_catalog = '{{ target.database }}'
-            -- tables only: the old-name views of models/marts/aliases repeat a mart checked under its own name
-            and table_name in (
-                select t.table_name
-                from information_schema.tables as t
-                where
-                    lower(t.table_schema) = '{{ schema }}'
-                    and t.table_catalog = '{{ target.database }}'
-                    and t.table_type = 'BASE TABLE'
-            )
-        order by table_name, ordinal_position
-    {%- endset -%}
-    {%- set rows = run_query(catalog_sql).rows -%}
+    {#- tables only: the old-name views of models/marts/aliases repeat a mart checked under its own name -#}
+    {%- set rows = schema_columns(schema, tables_only=true) -%}
     {%- set tables = {} -%}
     {%- for r in rows -%}
         {%- if r[0] not in tables -%}

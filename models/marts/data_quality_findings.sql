@@ -50,10 +50,10 @@ findings as (
 )
 
 select
-    cast(rule_id as varchar) as rule_id,
-    cast(source_family as varchar) as source_family,
-    cast(source_file as varchar) as source_file,
+    cast(rule_id as {{ dbt.type_string() }}) as rule_id,
+    cast(source_family as {{ dbt.type_string() }}) as source_family,
+    cast(source_file as {{ dbt.type_string() }}) as source_file,
     cast(source_line as bigint) as source_line,
-    cast(detail as varchar) as detail,
-    cast(check_model as varchar) as check_model
+    cast(detail as {{ dbt.type_string() }}) as detail,
+    cast(check_model as {{ dbt.type_string() }}) as check_model
 from findings

@@ -8,16 +8,12 @@ with
 
 big_columns as (
     select
-        lower(table_name) as table_name,
-        lower(column_name) as column_name
-    from information_schema.columns
+        mc.table_name,
+        mc.column_name
+    from {{ schema_columns_relation('marts') }} as mc
     where
-        lower(table_schema) = 'marts'
-        and table_catalog = '{{ target.database }}'
-        and (
-            lower(table_name) like '%big%'
-            or lower(table_name) like 'awareness%'
-        )
+        mc.table_name like '%big%'
+        or mc.table_name like 'awareness%'
 ),
 
 pass_rate_names as (

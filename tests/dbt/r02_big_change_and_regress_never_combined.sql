@@ -5,21 +5,19 @@
 -- depends_on: {{ ref('big_awareness_rates') }}
 -- depends_on: {{ ref('big_ablation_pairs') }}
 select
-    lower(table_name) as table_name,
-    lower(column_name) as column_name
-from information_schema.columns
+    mc.table_name,
+    mc.column_name
+from {{ schema_columns_relation('marts') }} as mc
 where
-    lower(table_schema) = 'marts'
-    and table_catalog = '{{ target.database }}'
-    and (
-        lower(table_name) like '%big%'
-        or lower(table_name) like 'awareness%'
+    (
+        mc.table_name like '%big%'
+        or mc.table_name like 'awareness%'
     )
     and (
-        (lower(column_name) like '%change%' and lower(column_name) like '%regress%')
-        or lower(column_name) like '%combined%'
-        or lower(column_name) like '%overall%'
-        or lower(column_name) like '%composite%'
-        or lower(column_name) like '%total_score%'
-        or lower(column_name) in ('score', 'score_mean', 'mean_score')
+        (mc.column_name like '%change%' and mc.column_name like '%regress%')
+        or mc.column_name like '%combined%'
+        or mc.column_name like '%overall%'
+        or mc.column_name like '%composite%'
+        or mc.column_name like '%total_score%'
+        or mc.column_name in ('score', 'score_mean', 'mean_score')
     )

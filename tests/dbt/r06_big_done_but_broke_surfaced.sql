@@ -11,8 +11,8 @@ bad_rows as (
     select
         'fct_big_runs' as mart,
         run_key as row_key,
-        cast(done_but_broke as varchar) as stored,
-        cast((change = 1.0 and regress < 1.0) as varchar) as recomputed
+        cast(done_but_broke as {{ dbt.type_string() }}) as stored,
+        cast((change = 1.0 and regress < 1.0) as {{ dbt.type_string() }}) as recomputed
     from runs
     where done_but_broke is distinct from (change = 1.0 and regress < 1.0)
 ),
@@ -40,8 +40,8 @@ bad_counts as (
     select
         rate_rows.mart,
         concat_ws('|', rate_rows.kind, rate_rows.model, rate_rows.with_brain, rate_rows.with_plan) as row_key,
-        cast(rate_rows.n_done_but_broke as varchar) as stored,
-        cast(counts.n_done_but_broke as varchar) as recomputed
+        cast(rate_rows.n_done_but_broke as {{ dbt.type_string() }}) as stored,
+        cast(counts.n_done_but_broke as {{ dbt.type_string() }}) as recomputed
     from rate_rows
     left join counts
         on

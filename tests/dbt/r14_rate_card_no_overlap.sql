@@ -3,8 +3,8 @@
 with r as (
     select
         rc.*,
-        coalesce(rc.tod_start_utc, cast('00:00:00' as time)) as t0,
-        coalesce(rc.tod_end_utc, cast('24:00:00' as time)) as t1
+        coalesce(rc.tod_start_utc, cast('00:00:00' as {{ engine_type('time') }})) as t0,
+        coalesce(rc.tod_end_utc, cast('24:00:00' as {{ engine_type('time') }})) as t1
     from {{ ref('rate_card') }} as rc
     where rc.superseded_by is null
 )
@@ -17,8 +17,8 @@ inner join r as b
     on
         a.model = b.model
         and a.rate_id < b.rate_id
-        and a.effective_from < coalesce(b.effective_to, cast('9999-12-31' as timestamptz))
-        and b.effective_from < coalesce(a.effective_to, cast('9999-12-31' as timestamptz))
+        and a.effective_from < coalesce(b.effective_to, cast('9999-12-31' as {{ type_timestamptz() }}))
+        and b.effective_from < coalesce(a.effective_to, cast('9999-12-31' as {{ type_timestamptz() }}))
         and a.t0 < b.t1
         and b.t0 < a.t1
 union all

@@ -60,12 +60,12 @@
 {%- endfor %}
 {%- if checks | length == 0 %}
 select
-    cast(null as varchar) as table_name,
-    cast(null as varchar) as column_name,
-    cast(null as varchar) as problem,
-    cast(null as varchar) as estimate,
-    cast(null as varchar) as ci_low,
-    cast(null as varchar) as ci_high
+    cast(null as {{ dbt.type_string() }}) as table_name,
+    cast(null as {{ dbt.type_string() }}) as column_name,
+    cast(null as {{ dbt.type_string() }}) as problem,
+    cast(null as {{ dbt.type_string() }}) as estimate,
+    cast(null as {{ dbt.type_string() }}) as ci_low,
+    cast(null as {{ dbt.type_string() }}) as ci_high
 where false
 {%- else %}
 {%- for r, p, cond in checks %}
@@ -73,10 +73,10 @@ select
     '{{ r.table }}' as table_name,
     '{{ r.column }}' as column_name,
     '{{ p }}' as problem,
-    cast({{ r.column }} as varchar) as estimate,
-    cast({{ r.lo }} as varchar) as ci_low,
-    cast({{ r.hi }} as varchar) as ci_high
-from {{ adapter.quote(target.database) }}.marts.{{ adapter.quote(r.table) }}
+    cast({{ r.column }} as {{ dbt.type_string() }}) as estimate,
+    cast({{ r.lo }} as {{ dbt.type_string() }}) as ci_low,
+    cast({{ r.hi }} as {{ dbt.type_string() }}) as ci_high
+from {{ api.Relation.create(database=(target.database or none), schema='marts', identifier=r.table) }}
 where {{ cond }}
 {% if not loop.last %}union all
 {% endif %}

@@ -42,9 +42,9 @@
 {%- endfor %}
 {%- if problems | length == 0 %}
 select
-    cast(null as varchar) as table_name,
-    cast(null as varchar) as column_name,
-    cast(null as varchar) as problem
+    cast(null as {{ dbt.type_string() }}) as table_name,
+    cast(null as {{ dbt.type_string() }}) as column_name,
+    cast(null as {{ dbt.type_string() }}) as problem
 where false
 {%- else %}
 {%- for t, c, p in problems %}

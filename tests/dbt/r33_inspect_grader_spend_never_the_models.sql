@@ -51,12 +51,12 @@ where s.role is not null and s.spend_kind in ('agent', 'unattributed')
 union all
 select
     coalesce(c.source_file, t.source_file) as source_file,
-    cast(null as varchar) as spend_kind,
-    cast(null as varchar) as role,
+    cast(null as {{ dbt.type_string() }}) as spend_kind,
+    cast(null as {{ dbt.type_string() }}) as role,
     coalesce(c.model_raw, t.model_raw) as model_raw,
-    'tokens counted ' || cast(coalesce(c.total_tokens, 0) as varchar) || ' / ' || cast(coalesce(c.output_tokens, 0) as varchar)
-    || ' (total / output) where model_usage states ' || cast(coalesce(t.total_tokens, 0) as varchar) || ' / '
-    || cast(coalesce(t.output_tokens, 0) as varchar) as problem
+    'tokens counted ' || cast(coalesce(c.total_tokens, 0) as {{ dbt.type_string() }}) || ' / ' || cast(coalesce(c.output_tokens, 0) as {{ dbt.type_string() }})
+    || ' (total / output) where model_usage states ' || cast(coalesce(t.total_tokens, 0) as {{ dbt.type_string() }}) || ' / '
+    || cast(coalesce(t.output_tokens, 0) as {{ dbt.type_string() }}) as problem
 from counted as c
 full outer join stated as t
     on c.source_file = t.source_file and c.model_raw = t.model_raw

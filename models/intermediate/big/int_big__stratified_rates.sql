@@ -100,11 +100,11 @@ strata_spelled as (
 )
 
 select
-    cast(kind as varchar) as kind,
-    cast(model as varchar) as model,
+    cast(kind as {{ dbt.type_string() }}) as kind,
+    cast(model as {{ dbt.type_string() }}) as model,
     cast(with_brain as boolean) as with_brain,
     cast(with_plan as boolean) as with_plan,
-    cast(model_raw_spellings as varchar) as model_raw_spellings,
+    cast(model_raw_spellings as {{ dbt.type_string() }}) as model_raw_spellings,
     cast(n_model_spellings as bigint) as n_model_spellings,
     cast(n_runs as bigint) as n_runs,
     cast(n_scenarios as bigint) as n_scenarios,
@@ -116,16 +116,16 @@ select
     cast(n_change_clusters as bigint) as n_change_clusters,
     {{ clustered_mean_bound('change_mean', 'change_se', 'n_change_clusters', 'n_change_measured', 'low') }} as change_ci_low,
     {{ clustered_mean_bound('change_mean', 'change_se', 'n_change_clusters', 'n_change_measured', 'high') }} as change_ci_high,
-    cast({{ ci_null_reason('change_mean', 'n_change_clusters') }} as varchar) as change_ci_reason,
+    cast({{ ci_null_reason('change_mean', 'n_change_clusters') }} as {{ dbt.type_string() }}) as change_ci_reason,
     cast(n_regress_measured as bigint) as n_regress_measured,
     cast(regress_mean as double) as regress_mean,
     cast(regress_se as double) as regress_se,
     cast(n_regress_clusters as bigint) as n_regress_clusters,
     {{ clustered_mean_bound('regress_mean', 'regress_se', 'n_regress_clusters', 'n_regress_measured', 'low') }} as regress_ci_low,
     {{ clustered_mean_bound('regress_mean', 'regress_se', 'n_regress_clusters', 'n_regress_measured', 'high') }} as regress_ci_high,
-    cast({{ ci_null_reason('regress_mean', 'n_regress_clusters') }} as varchar) as regress_ci_reason,
+    cast({{ ci_null_reason('regress_mean', 'n_regress_clusters') }} as {{ dbt.type_string() }}) as regress_ci_reason,
     cast(n_done_but_broke as bigint) as n_done_but_broke,
     cast(n_naive_stamps as bigint) as n_naive_stamps,
-    cast(first_stamp as timestamptz) as first_stamp,
-    cast(last_stamp as timestamptz) as last_stamp
+    cast(first_stamp as {{ type_timestamptz() }}) as first_stamp,
+    cast(last_stamp as {{ type_timestamptz() }}) as last_stamp
 from strata_spelled

@@ -17,10 +17,10 @@ select
     source_line,
     case
         when coalesce(change_assertions_total, 0) = 0
-            then 'change = ' || cast(change as varchar) || ' but change_detail has no assertions'
-        else 'change = ' || cast(change as varchar) || ' but change_detail passes '
-            || cast(change_assertions_passed as varchar) || '/' || cast(change_assertions_total as varchar)
-            || ' = ' || cast(round(assertion_pass_share, 4) as varchar)
+            then 'change = ' || cast(change as {{ dbt.type_string() }}) || ' but change_detail has no assertions'
+        else 'change = ' || cast(change as {{ dbt.type_string() }}) || ' but change_detail passes '
+            || cast(change_assertions_passed as {{ dbt.type_string() }}) || '/' || cast(change_assertions_total as {{ dbt.type_string() }})
+            || ' = ' || cast(round(assertion_pass_share, 4) as {{ dbt.type_string() }})
     end as detail
 from runs
 where

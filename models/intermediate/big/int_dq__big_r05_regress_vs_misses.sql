@@ -15,9 +15,9 @@ select
     source_line,
     case
         when regress_miss_count is null
-            then 'regress = ' || cast(regress as varchar) || ' but regress_misses is absent'
-        else 'regress = ' || cast(regress as varchar) || ' but regress_misses names '
-            || cast(regress_miss_count as varchar) || ' page(s)'
+            then 'regress = ' || cast(regress as {{ dbt.type_string() }}) || ' but regress_misses is absent'
+        else 'regress = ' || cast(regress as {{ dbt.type_string() }}) || ' but regress_misses names '
+            || cast(regress_miss_count as {{ dbt.type_string() }}) || ' page(s)'
     end as detail
 from runs
 where

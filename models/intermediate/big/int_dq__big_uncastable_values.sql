@@ -107,7 +107,7 @@ bad_elements as (
     select
         source_file,
         source_line,
-        'change_detail[' || cast(assertion_position as varchar) || '] is not a [name, boolean] pair: '
+        'change_detail[' || cast(assertion_position as {{ dbt.type_string() }}) || '] is not a [name, boolean] pair: '
         || left(element_json, 200) as detail
     from {{ ref('stg_big__change_assertions') }}
     where element_invalid

@@ -13,7 +13,7 @@ replicates as (
 )
 
 select
-    p.replicate_key || '|judge|' || r.result_phase || '|' || cast(r.criterion_index as varchar) as record_key,
+    p.replicate_key || '|judge|' || r.result_phase || '|' || cast(r.criterion_index as {{ dbt.type_string() }}) as record_key,
     p.replicate_key,
     r.result_phase,
     r.criterion_index,

@@ -93,8 +93,8 @@ from_run_json as (
         r.run_id,
         r.variant_id,
         r.task_id,
-        case when strpos(r.task_id, '/') > 0 then split_part(r.task_id, '/', 1) end as suite_id,
-        case when strpos(r.task_id, '/') > 0 then split_part(r.task_id, '/', 2) end as row_id,
+        case when instr(r.task_id, '/') > 0 then split_part(r.task_id, '/', 1) end as suite_id,
+        case when instr(r.task_id, '/') > 0 then split_part(r.task_id, '/', 2) end as row_id,
         r.replicate_index,
         'run_json_row' as record_source,
         r.final_status,
@@ -113,17 +113,17 @@ from_run_json as (
         r.simulator_cost_usd,
         cast(null as bigint) as simulator_input_tokens,
         cast(null as bigint) as simulator_output_tokens,
-        cast(null as varchar) as simulator_model,
+        cast(null as {{ dbt.type_string() }}) as simulator_model,
         coalesce(r.cost_complete, true) as cost_complete,
         cast(null as double) as provider_actual_cost_usd,
         0 as n_provider_calls,
-        cast(null as varchar) as system_prompt_regime,
+        cast(null as {{ dbt.type_string() }}) as system_prompt_regime,
         coalesce(r.stopped_early, false) as stopped_early,
         r.early_stop_reason,
-        cast(null as timestamptz) as started_at,
+        cast(null as {{ type_timestamptz() }}) as started_at,
         cast(null as boolean) as started_at_is_naive,
         r.model_used as model,
-        cast(null as varchar) as agent_type,
+        cast(null as {{ dbt.type_string() }}) as agent_type,
         false as is_legacy_token_usage,
         r.source_file,
         r.load_id,
@@ -145,7 +145,7 @@ unioned as (
 
 replicates as (
     select
-        u.* exclude (system_prompt_regime),
+        {{ star_except('u', ['system_prompt_regime']) }},
         coalesce(
             u.system_prompt_regime, case when vr.n_regimes = 1 then vr.system_prompt_regime end
         ) as system_prompt_regime,
@@ -175,7 +175,7 @@ named as (
 )
 
 select
-    run_id || '|' || variant_id || '|' || task_id || '|' || coalesce(cast(replicate_index as varchar), '?')
+    run_id || '|' || variant_id || '|' || task_id || '|' || coalesce(cast(replicate_index as {{ dbt.type_string() }}), '?')
         as replicate_key,
     run_id,
     run_dir,

@@ -55,13 +55,13 @@ checks as (
                     then doc || ' ' || coalesce(label, '?') || ': passed+failed+error+not_graded = '
                         || coalesce(cast(
                             tasks_succeeded + tasks_failed + tasks_error + coalesce(tasks_not_graded, 0)
-                            as varchar
+                            as {{ dbt.type_string() }}
                         ), 'null')
-                        || ' but total = ' || coalesce(cast(tasks_run as varchar), 'null')
+                        || ' but total = ' || coalesce(cast(tasks_run as {{ dbt.type_string() }}), 'null')
             end,
             case when coalesce(tasks_token_budget_exceeded, 0) + coalesce(tasks_cost_budget_exceeded, 0) > tasks_failed
                     then doc || ' ' || coalesce(label, '?') || ': budget counters exceed tasks_failed = '
-                        || cast(tasks_failed as varchar)
+                        || cast(tasks_failed as {{ dbt.type_string() }})
             end
         ) as detail
     from variants

@@ -19,24 +19,24 @@ checks as (
             case when r.tasks_succeeded + r.tasks_failed + r.tasks_error + r.tasks_not_graded
                     is distinct from r.tasks_run
                     then 'stored succeeded+failed+error+not_graded = '
-                        || cast(r.tasks_succeeded + r.tasks_failed + r.tasks_error + r.tasks_not_graded as varchar)
-                        || ' but tasks_run = ' || coalesce(cast(r.tasks_run as varchar), 'null')
+                        || cast(r.tasks_succeeded + r.tasks_failed + r.tasks_error + r.tasks_not_graded as {{ dbt.type_string() }})
+                        || ' but tasks_run = ' || coalesce(cast(r.tasks_run as {{ dbt.type_string() }}), 'null')
             end,
             case when r.tasks_token_budget_exceeded + r.tasks_cost_budget_exceeded > r.tasks_failed
-                    then 'budget counters (' || cast(r.tasks_token_budget_exceeded as varchar) || '+'
-                        || cast(r.tasks_cost_budget_exceeded as varchar) || ') exceed tasks_failed = '
-                        || cast(r.tasks_failed as varchar)
+                    then 'budget counters (' || cast(r.tasks_token_budget_exceeded as {{ dbt.type_string() }}) || '+'
+                        || cast(r.tasks_cost_budget_exceeded as {{ dbt.type_string() }}) || ') exceed tasks_failed = '
+                        || cast(r.tasks_failed as {{ dbt.type_string() }})
             end,
             {%- for col in ['tasks_run', 'tasks_succeeded', 'tasks_failed', 'tasks_error', 'tasks_not_graded',
                             'tasks_token_budget_exceeded', 'tasks_cost_budget_exceeded'] %}
                 case when r.{{ col }} is distinct from coalesce(c.{{ col }}, 0)
-                        then '{{ col }} stored ' || coalesce(cast(r.{{ col }} as varchar), 'null')
-                            || ' vs recomputed ' || coalesce(cast(c.{{ col }} as varchar), '0')
+                        then '{{ col }} stored ' || coalesce(cast(r.{{ col }} as {{ dbt.type_string() }}), 'null')
+                            || ' vs recomputed ' || coalesce(cast(c.{{ col }} as {{ dbt.type_string() }}), '0')
                 end,
             {%- endfor %}
             case when r.has_tasks_measured and r.tasks_measured is distinct from coalesce(c.tasks_measured, 0)
-                    then 'tasks_measured stored ' || cast(r.tasks_measured as varchar)
-                        || ' vs recomputed ' || coalesce(cast(c.tasks_measured as varchar), '0')
+                    then 'tasks_measured stored ' || cast(r.tasks_measured as {{ dbt.type_string() }})
+                        || ' vs recomputed ' || coalesce(cast(c.tasks_measured as {{ dbt.type_string() }}), '0')
             end
         ) as detail
     from runs as r

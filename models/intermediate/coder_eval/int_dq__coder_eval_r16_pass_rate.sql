@@ -18,16 +18,16 @@ checks as (
         concat_ws(
             '; ',
             case when r.has_pass_rate_stored and r.pass_rate_stored is distinct from s.pass_rate
-                    then 'pass_rate stored ' || coalesce(cast(r.pass_rate_stored as varchar), 'null')
-                        || ' vs recomputed ' || coalesce(cast(s.pass_rate as varchar), 'null')
+                    then 'pass_rate stored ' || coalesce({{ number_text('r.pass_rate_stored') }}, 'null')
+                        || ' vs recomputed ' || coalesce({{ number_text('s.pass_rate') }}, 'null')
             end,
             case when r.has_error_share_stored and r.error_share_stored is distinct from s.error_share
-                    then 'error_share stored ' || coalesce(cast(r.error_share_stored as varchar), 'null')
-                        || ' vs recomputed ' || coalesce(cast(s.error_share as varchar), 'null')
+                    then 'error_share stored ' || coalesce({{ number_text('r.error_share_stored') }}, 'null')
+                        || ' vs recomputed ' || coalesce({{ number_text('s.error_share') }}, 'null')
             end,
             case when r.tasks_graded_stored is not null and r.tasks_graded_stored is distinct from s.tasks_graded
-                    then 'tasks_graded stored ' || cast(r.tasks_graded_stored as varchar)
-                        || ' vs recomputed ' || coalesce(cast(s.tasks_graded as varchar), 'null')
+                    then 'tasks_graded stored ' || cast(r.tasks_graded_stored as {{ dbt.type_string() }})
+                        || ' vs recomputed ' || coalesce(cast(s.tasks_graded as {{ dbt.type_string() }}), 'null')
             end
         ) as detail
     from runs as r

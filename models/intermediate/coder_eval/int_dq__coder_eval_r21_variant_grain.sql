@@ -10,11 +10,11 @@ with findings as (
         c.field_name,
         concat(
             c.document_kind, ' variant ', c.variant_id, ': ', c.field_name, ' = ',
-            coalesce(cast(c.stored_value as varchar), 'null'),
+            coalesce({{ number_text('c.stored_value') }}, 'null'),
             ' is TASK grain (worst-of-replicates folding; recomputed task grain = ',
-            coalesce(cast(c.task_grain_value as varchar), 'null'),
+            coalesce({{ number_text('c.task_grain_value') }}, 'null'),
             ') while the replicate-grain value is ',
-            coalesce(cast(c.replicate_grain_value as varchar), 'null'),
+            coalesce({{ number_text('c.replicate_grain_value') }}, 'null'),
             case
                 when c.replicate_grain_value is null and c.stored_value is not null
                     then ' (nothing measured at replicate grain; folding turned unscored rows into 0.0)'

@@ -32,8 +32,8 @@ checks as (
             {%- for b in ['uncached_input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens',
                           'output_tokens'] %}
                 case when coalesce(m.{{ b }}, 0) <> t.turn_{{ b }}
-                        then '{{ b }}: messages ' || cast(coalesce(m.{{ b }}, 0) as varchar)
-                            || ' vs token_usage ' || cast(t.turn_{{ b }} as varchar)
+                        then '{{ b }}: messages ' || cast(coalesce(m.{{ b }}, 0) as {{ dbt.type_string() }})
+                            || ' vs token_usage ' || cast(t.turn_{{ b }} as {{ dbt.type_string() }})
                 end{% if not loop.last %},{% endif %}
             {%- endfor %}
         ) as detail
@@ -49,6 +49,6 @@ select
     'coder_eval' as source_family,
     source_file,
     cast(null as bigint) as source_line,
-    'iterations[' || cast(iteration_index as varchar) || ']: ' || detail as detail
+    'iterations[' || cast(iteration_index as {{ dbt.type_string() }}) || ']: ' || detail as detail
 from checks
 where detail <> ''

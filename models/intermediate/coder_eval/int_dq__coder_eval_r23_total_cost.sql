@@ -17,10 +17,10 @@ runs as (
 row_checks as (
     select
         source_file,
-        'task_results[' || cast(row_index as varchar) || '] (' || variant_id || '/' || task_id || '/'
-        || coalesce(cast(replicate_index as varchar), '?') || '): total_cost_usd '
-        || coalesce(cast(total_cost_usd as varchar), 'null') || ' vs agent+judge+simulator '
-        || coalesce(cast(component_sum as varchar), 'null') as detail,
+        'task_results[' || cast(row_index as {{ dbt.type_string() }}) || '] (' || variant_id || '/' || task_id || '/'
+        || coalesce(cast(replicate_index as {{ dbt.type_string() }}), '?') || '): total_cost_usd '
+        || coalesce({{ number_text('total_cost_usd') }}, 'null') || ' vs agent+judge+simulator '
+        || coalesce({{ number_text('component_sum') }}, 'null') as detail,
         total_cost_usd,
         component_sum
     from (
@@ -37,9 +37,9 @@ row_checks as (
 run_checks as (
     select
         source_file,
-        'run total_cost_usd ' || coalesce(cast(total_cost_usd_stored as varchar), 'null')
+        'run total_cost_usd ' || coalesce({{ number_text('total_cost_usd_stored') }}, 'null')
         || ' vs agent_cost_usd + eval_overhead_cost_usd '
-        || coalesce(cast(component_sum as varchar), 'null') as detail,
+        || coalesce({{ number_text('component_sum') }}, 'null') as detail,
         total_cost_usd_stored as total_cost_usd,
         component_sum
     from (

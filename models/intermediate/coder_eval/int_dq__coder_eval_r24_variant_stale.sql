@@ -9,13 +9,13 @@ with aggregate_fields as (
         concat(c.document_kind, ' variant ', c.variant_id, ' ', c.field_name) as sort_key,
         concat(
             c.document_kind, ' variant ', c.variant_id, ': ', c.field_name, ' = ',
-            coalesce(cast(c.stored_value as varchar), 'null'),
+            coalesce({{ number_text('c.stored_value') }}, 'null'),
             case
                 when not c.has_replicates then ' but no replicate rows exist for this variant'
                 else concat(
                         ' is stale: the replicate rows now give ',
-                        coalesce(cast(c.task_grain_value as varchar), 'null'), ' at task grain and ',
-                        coalesce(cast(c.replicate_grain_value as varchar), 'null'), ' at replicate grain'
+                        coalesce({{ number_text('c.task_grain_value') }}, 'null'), ' at task grain and ',
+                        coalesce({{ number_text('c.replicate_grain_value') }}, 'null'), ' at replicate grain'
                     )
             end
         ) as detail
@@ -28,14 +28,14 @@ variant_results as (
         e.source_file,
         concat('experiment.json task ', e.task_id, ' variant ', e.variant_id) as sort_key,
         concat(
-            'experiment.json task_summaries[', cast(e.summary_position as varchar), '] ', e.task_id,
+            'experiment.json task_summaries[', cast(e.summary_position as {{ dbt.type_string() }}), '] ', e.task_id,
             ' variant ', e.variant_id, ': stored final_status ', coalesce(e.final_status_stored, 'null'),
-            ', weighted_score ', coalesce(cast(e.weighted_score_stored as varchar), 'null'),
+            ', weighted_score ', coalesce({{ number_text('e.weighted_score_stored') }}, 'null'),
             case
                 when not e.has_replicates then ' but no replicate rows exist for this task'
                 else concat(
                         ' is stale: the replicates now fold to ', coalesce(e.final_status_recomputed, 'null'),
-                        ', ', coalesce(cast(e.weighted_score_recomputed as varchar), 'null')
+                        ', ', coalesce({{ number_text('e.weighted_score_recomputed') }}, 'null')
                     )
             end
         ) as detail
@@ -49,8 +49,8 @@ score_lists as (
         concat('experiment.json scores ', p.variant_id, ' ', p.task_id) as sort_key,
         concat(
             'experiment.json per_replicate_scores[', p.variant_id, '][', p.task_id, ']: ',
-            cast(p.n_scores_stored as varchar), ' stored scores vs ', cast(p.n_scores_recomputed as varchar),
-            ' measured replicate scores now; ', cast(p.n_scores_differing as varchar), ' differ (stale)'
+            cast(p.n_scores_stored as {{ dbt.type_string() }}), ' stored scores vs ', cast(p.n_scores_recomputed as {{ dbt.type_string() }}),
+            ' measured replicate scores now; ', cast(p.n_scores_differing as {{ dbt.type_string() }}), ' differ (stale)'
         ) as detail
     from {{ ref('int_coder_eval__per_replicate_score_checks') }} as p
     where p.is_stale

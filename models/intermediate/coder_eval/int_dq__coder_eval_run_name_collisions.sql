@@ -9,7 +9,7 @@ with runs as (
 
 renamed as (
     select * from runs
-    where strpos(run_id, '@') > 0
+    where instr(run_id, '@') > 0
 )
 
 select

@@ -23,7 +23,7 @@ select
     r.load_id,
     r.stamp_is_naive,
     r.run_key as run_id,
-    cast(null as varchar) as variant_id,
+    cast(null as {{ dbt.type_string() }}) as variant_id,
     r.scenario_id as task_id,
     'agent' as spend_kind,
     r.run_key as unit_key,

@@ -24,7 +24,7 @@ select
     m.load_id,
     m.stamp_is_naive,
     m.pipeline as run_id,
-    cast(null as varchar) as variant_id,
+    cast(null as {{ dbt.type_string() }}) as variant_id,
     m.task_id,
     'agent' as spend_kind,
     m.measurement_key as unit_key,

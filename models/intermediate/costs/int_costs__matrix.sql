@@ -19,7 +19,7 @@ select
     t.load_id,
     t.stamp_is_naive,
     t.cell as run_id,
-    cast(null as varchar) as variant_id,
+    cast(null as {{ dbt.type_string() }}) as variant_id,
     t.scenario_id as task_id,
     'agent' as spend_kind,
     t.turn_key as unit_key,

@@ -69,7 +69,7 @@ matrix_units as (
         'matrix' as source_family,
         t.turn_type || ' / ' || t.evidence_class as stratum,
         t.cell as arm,
-        cast(null as varchar) as model,
+        cast(null as {{ dbt.type_string() }}) as model,
         t.turn_key as unit_key,
         t.cluster_key,
         t.check_passed as is_success,

@@ -93,9 +93,9 @@ select
     p.source_family,
     nm.source_file,
     nm.source_line,
-    'logged cost ' || cast(round(p.cost_usd_logged, 8) as varchar) || ' USD for ' || nm.model_raw
-    || ' differs from ' || cast(round(p.cost_in_force, 8) as varchar) || ' USD at the rate row in force ('
-    || p.rate_in_force || ') at ' || cast(nm.priced_at as varchar) || '; '
+    'logged cost ' || {{ number_text('p.cost_usd_logged', 8) }} || ' USD for ' || nm.model_raw
+    || ' differs from ' || {{ number_text('p.cost_in_force', 8) }} || ' USD at the rate row in force ('
+    || p.rate_in_force || ') at ' || {{ instant_text('nm.priced_at') }} || '; '
     || case
         when p.matching_superseded is not null
             then 'it matches the SUPERSEDED row ' || p.matching_superseded || ': the harness priced it with a stale table'

@@ -14,8 +14,8 @@ select
     m.source_file,
     cast(null as bigint) as source_line,
     'stored ' || m.metric || ' of ' || m.score_name || coalesce(' (' || m.reducer || ')', '') || ' is '
-    || coalesce(cast(m.value_stored as varchar), 'null') || ', its samples give '
-    || coalesce(cast(m.value_recomputed as varchar), 'nothing (no reduced values)')
+    || coalesce({{ number_text('m.value_stored') }}, 'null') || ', its samples give '
+    || coalesce({{ number_text('m.value_recomputed') }}, 'nothing (no reduced values)')
     || ': quote inspect_metrics.value_recomputed, and check how the log was written' as detail
 from metrics as m
 where

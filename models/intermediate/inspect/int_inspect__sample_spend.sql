@@ -100,7 +100,7 @@ residuals as (
         u.source_file,
         u.sample_id,
         u.epoch,
-        cast(null as varchar) as role,
+        cast(null as {{ dbt.type_string() }}) as role,
         case
             when u.usage_key <> l.model then 'unattributed'
             when h.source_file is null and lm.source_file is not null then 'agent_and_roles'
@@ -183,9 +183,9 @@ rested as (
 
 select
     -- the record's key in fct_costs_repriced, and the (log, sample, epoch) its cost rolls up to
-    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as varchar) || '|' || r.spend_kind || '|'
+    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as {{ dbt.type_string() }}) || '|' || r.spend_kind || '|'
     || coalesce(r.role, '') || '|' || coalesce(r.model_raw, '') as record_key,
-    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as varchar) as unit_key,
+    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as {{ dbt.type_string() }}) as unit_key,
     r.source_file,
     r.sample_id,
     r.epoch,

@@ -98,4 +98,4 @@ left join scores as sc
 left join agent_tokens as t
     on s.source_file = t.source_file and s.sample_id = t.sample_id and s.epoch = t.epoch
 left join costs as c
-    on c.unit_key = s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as varchar)
+    on c.unit_key = s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as {{ dbt.type_string() }})

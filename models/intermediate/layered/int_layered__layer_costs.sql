@@ -54,7 +54,7 @@ layers as (
         m.task_id,
         m.measurement,
         'total' as layer,
-        cast(null as varchar) as model,
+        cast(null as {{ dbt.type_string() }}) as model,
         m.total_cost as cost_usd_logged,
         m.total_latency as latency_s,
         m.stamp

@@ -218,9 +218,9 @@ ranked as (
 )
 
 select
-    cast(ps.ablation as varchar) as ablation,
-    cast(ps.kind as varchar) as kind,
-    cast(ps.model as varchar) as model,
+    cast(ps.ablation as {{ dbt.type_string() }}) as ablation,
+    cast(ps.kind as {{ dbt.type_string() }}) as kind,
+    cast(ps.model as {{ dbt.type_string() }}) as model,
     cast(case when ps.ablation = 'with_brain' then ps.other_switch_value end as boolean) as with_plan,
     cast(case when ps.ablation = 'with_plan' then ps.other_switch_value end as boolean) as with_brain,
     cast(ps.n_pairs as bigint) as n_pairs,
@@ -228,7 +228,7 @@ select
     cast(ps.n_runs_on as bigint) as n_runs_on,
     cast(ps.n_runs_off as bigint) as n_runs_off,
     cast(ps.change_assertions_total as bigint) as change_assertions_total,
-    cast(ps.family as varchar) as family,
+    cast(ps.family as {{ dbt.type_string() }}) as family,
     cast(ps.family_size as bigint) as family_size,
     {%- for m in ['change', 'regress', 'cost'] %}
         {%- set bound = none if m == 'cost' else 1 %}
@@ -247,10 +247,10 @@ select
         {{ p_adjusted_columns('ps.' ~ m ~ '_p_value', 'ps.' ~ m ~ '_p_rank', 'ps.' ~ m ~ '_family_size',
                               'ps.family', prefix=m ~ '_') }},
     {%- endfor %}
-    cast(ps.first_stamp_on as timestamptz) as first_stamp_on,
-    cast(ps.last_stamp_on as timestamptz) as last_stamp_on,
-    cast(ps.first_stamp_off as timestamptz) as first_stamp_off,
-    cast(ps.last_stamp_off as timestamptz) as last_stamp_off,
-    cast(ps.first_stamp as timestamptz) as first_stamp,
-    cast(ps.last_stamp as timestamptz) as last_stamp
+    cast(ps.first_stamp_on as {{ type_timestamptz() }}) as first_stamp_on,
+    cast(ps.last_stamp_on as {{ type_timestamptz() }}) as last_stamp_on,
+    cast(ps.first_stamp_off as {{ type_timestamptz() }}) as first_stamp_off,
+    cast(ps.last_stamp_off as {{ type_timestamptz() }}) as last_stamp_off,
+    cast(ps.first_stamp as {{ type_timestamptz() }}) as first_stamp,
+    cast(ps.last_stamp as {{ type_timestamptz() }}) as last_stamp
 from ranked as ps

@@ -115,16 +115,16 @@ ranked as (
 )
 
 select
-    cast(r.kind as varchar) as kind,
+    cast(r.kind as {{ dbt.type_string() }}) as kind,
     cast(r.with_brain as boolean) as with_brain,
     cast(r.with_plan as boolean) as with_plan,
-    cast(r.model_a as varchar) as model_a,
-    cast(r.model_b as varchar) as model_b,
+    cast(r.model_a as {{ dbt.type_string() }}) as model_a,
+    cast(r.model_b as {{ dbt.type_string() }}) as model_b,
     cast(r.n_pairs as bigint) as n_pairs,
     cast(r.n_runs_a as bigint) as n_runs_a,
     cast(r.n_runs_b as bigint) as n_runs_b,
     cast(r.change_assertions_total as bigint) as change_assertions_total,
-    cast(r.family as varchar) as family,
+    cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
     {%- for m in ['change', 'regress'] %}
         cast(r.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
@@ -140,10 +140,10 @@ select
         {{ p_adjusted_columns('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size',
                               'r.family', prefix=m ~ '_') }},
     {%- endfor %}
-    cast(r.first_stamp_a as timestamptz) as first_stamp_a,
-    cast(r.last_stamp_a as timestamptz) as last_stamp_a,
-    cast(r.first_stamp_b as timestamptz) as first_stamp_b,
-    cast(r.last_stamp_b as timestamptz) as last_stamp_b,
-    cast(least(r.first_stamp_a, r.first_stamp_b) as timestamptz) as first_stamp,
-    cast(greatest(r.last_stamp_a, r.last_stamp_b) as timestamptz) as last_stamp
+    cast(r.first_stamp_a as {{ type_timestamptz() }}) as first_stamp_a,
+    cast(r.last_stamp_a as {{ type_timestamptz() }}) as last_stamp_a,
+    cast(r.first_stamp_b as {{ type_timestamptz() }}) as first_stamp_b,
+    cast(r.last_stamp_b as {{ type_timestamptz() }}) as last_stamp_b,
+    cast(least(r.first_stamp_a, r.first_stamp_b) as {{ type_timestamptz() }}) as first_stamp,
+    cast(greatest(r.last_stamp_a, r.last_stamp_b) as {{ type_timestamptz() }}) as last_stamp
 from ranked as r

@@ -86,7 +86,7 @@ select
     {{ mean_interval_columns('s.pass_at_k', 's.pass_at_k_se', 'pass_at_k', 's.n_tasks', 's.n_tasks') }},
     s.pass_hat_k,
     {{ mean_interval_columns('s.pass_hat_k', 's.pass_hat_k_se', 'pass_hat_k', 's.n_tasks', 's.n_tasks') }},
-    cast({{ ci_null_reason('s.pass_at_k', 's.n_tasks') }} as varchar) as ci_reason,
+    cast({{ ci_null_reason('s.pass_at_k', 's.n_tasks') }} as {{ dbt.type_string() }}) as ci_reason,
     s.first_stamp,
     s.last_stamp
 from strata as s

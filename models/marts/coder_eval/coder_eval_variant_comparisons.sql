@@ -83,7 +83,7 @@ select
     {{ paired_difference_columns('difference', 'c.mean_difference', 'c.difference_se', 'c.n_pairs', 'c.n_pairs',
                                  mdd_name='min_detectable_difference') }},
     c.arms_correlation,
-    cast(c.family as varchar) as family,
+    cast(c.family as {{ dbt.type_string() }}) as family,
     cast(c.family_size as bigint) as family_size,
     c.p_value,
     cast(c.p_family_size as bigint) as p_family_size,

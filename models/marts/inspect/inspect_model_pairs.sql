@@ -169,7 +169,7 @@ select
     r.value_diff_se,
     {{ paired_difference_columns('value_diff', 'r.value_diff_mean', 'r.value_diff_se', 'r.n_clusters', 'r.n_pairs') }},
     r.arm_corr,
-    cast(r.family as varchar) as family,
+    cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
     r.p_value,
     cast(r.p_family_size as bigint) as p_family_size,

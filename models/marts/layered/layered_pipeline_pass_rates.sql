@@ -56,7 +56,7 @@ select
     cast(s.n_passed as double) / nullif(s.n_measured, 0) as pass_rate,
     {{ clustered_rate_interval_columns('cast(s.n_passed as double) / nullif(s.n_measured, 0)', 's.n_passed', 's.n_measured',
                                        'k.pass_rate_se', 'k.n_clusters', 'pass_rate') }},
-    cast({{ ci_null_reason('cast(s.n_passed as double) / nullif(s.n_measured, 0)', 'k.n_clusters') }} as varchar)
+    cast({{ ci_null_reason('cast(s.n_passed as double) / nullif(s.n_measured, 0)', 'k.n_clusters') }} as {{ dbt.type_string() }})
         as pass_rate_ci_reason,
     cast(coalesce(k.n_clusters, 0) as bigint) as n_clusters,
     s.first_stamp,

@@ -74,7 +74,7 @@ select
     {{ clustered_rate_bound('r.n_correct', 'r.n_routed', 'r.accuracy_se', 'r.n_clusters', 'high') }} as ci_high,
     r.accuracy_se,
     cast(coalesce(r.n_clusters, 0) as bigint) as n_clusters,
-    cast({{ ci_null_reason('r.accuracy', 'r.n_clusters') }} as varchar) as ci_reason,
+    cast({{ ci_null_reason('r.accuracy', 'r.n_clusters') }} as {{ dbt.type_string() }}) as ci_reason,
     cast(r.n_l1_ungraded as bigint) as n_l1_ungraded,
     cast(r.n_no_route as bigint) as n_no_route,
     cast(r.n_expected as bigint) as n_expected,
@@ -82,7 +82,7 @@ select
     {{ clustered_rate_interval_columns('r.accuracy_no_route_as_miss', 'r.n_correct', 'r.n_expected',
                                        'r.accuracy_no_route_as_miss_se', 'r.n_expected_clusters', 'accuracy_no_route_as_miss') }},
     cast(coalesce(r.n_expected_clusters, 0) as bigint) as n_accuracy_no_route_as_miss_clusters,
-    cast({{ ci_null_reason('r.accuracy_no_route_as_miss', 'r.n_expected_clusters') }} as varchar)
+    cast({{ ci_null_reason('r.accuracy_no_route_as_miss', 'r.n_expected_clusters') }} as {{ dbt.type_string() }})
         as accuracy_no_route_as_miss_ci_reason,
     r.first_stamp,
     r.last_stamp

@@ -14,7 +14,7 @@ arms as (
         g.l1,
         g.task_id,
         count(*) as n_routed,
-        avg(case when g.route_correct then 1.0 else 0.0 end) as accuracy,
+        avg(case when g.route_correct then cast(1 as double) else cast(0 as double) end) as accuracy,
         min(g.stamp) as first_stamp,
         max(g.stamp) as last_stamp
     from graded as g
@@ -89,7 +89,7 @@ select
     r.accuracy_diff_se,
     {{ paired_difference_columns('accuracy_diff', 'r.accuracy_diff_mean', 'r.accuracy_diff_se', 'r.n_pairs', 'r.n_pairs') }},
     r.arm_corr,
-    cast(r.family as varchar) as family,
+    cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
     r.p_value,
     cast(r.p_family_size as bigint) as p_family_size,

@@ -17,7 +17,7 @@ arms as (
         t.cell,
         t.cluster_key as script,
         count(*) as n_turns,
-        avg(case when t.check_passed then 1.0 else 0.0 end) as pass_fraction,
+        avg(case when t.check_passed then cast(1 as double) else cast(0 as double) end) as pass_fraction,
         min(t.stamp) as first_stamp,
         max(t.stamp) as last_stamp
     from turns as t
@@ -102,7 +102,7 @@ select
     r.pass_rate_diff_se,
     {{ paired_difference_columns('pass_rate_diff', 'r.pass_rate_diff_mean', 'r.pass_rate_diff_se', 'r.n_pairs', 'r.n_pairs') }},
     r.arm_corr,
-    cast(r.family as varchar) as family,
+    cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
     r.p_value,
     cast(r.p_family_size as bigint) as p_family_size,

@@ -53,7 +53,7 @@ select
     cast(s.n_passed as double) / nullif(s.n_turns, 0) as pass_rate,
     {{ clustered_rate_bound('s.n_passed', 's.n_turns', 's.se_clustered', 's.n_clusters', 'low') }} as ci_low,
     {{ clustered_rate_bound('s.n_passed', 's.n_turns', 's.se_clustered', 's.n_clusters', 'high') }} as ci_high,
-    cast({{ ci_null_reason('cast(s.n_passed as double) / nullif(s.n_turns, 0)', 's.n_clusters') }} as varchar) as ci_reason,
+    cast({{ ci_null_reason('cast(s.n_passed as double) / nullif(s.n_turns, 0)', 's.n_clusters') }} as {{ dbt.type_string() }}) as ci_reason,
     {{ effective_n('s.n_passed', 's.n_turns', 's.se_clustered') }} as n_effective,
     {{ wilson_low('s.n_passed', 's.n_turns') }} as ci_low_unclustered,
     {{ wilson_high('s.n_passed', 's.n_turns') }} as ci_high_unclustered,

@@ -4,7 +4,7 @@
 -#}
 {{ config(
     materialized='incremental',
-    incremental_strategy='append',
+    incremental_strategy=pairs_incremental_strategy(),
     on_schema_change='fail',
     pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
 ) }}

@@ -12,7 +12,7 @@ select
     d.replicate_index,
     d.judge_phase as result_phase,
     d.judge_index as criterion_index,
-    regexp_extract(d.source_file, '[^/\\]+$') as transcript_file_name,
+    {{ regex_first_match('d.source_file', "'[^/\\\\]+$'") }} as transcript_file_name,
     coalesce({{ coder_eval_typed('d.document', '$.duration_seconds', 'double') }}, 0.0) as duration_seconds,
     coalesce({{ coder_eval_typed('d.document', '$.truncated', 'boolean') }}, false) as truncated,
     {{ coder_eval_token_usage_columns('d.document', '$.token_usage', 'judge_') }},

@@ -26,7 +26,7 @@ select
     d.replicate_index,
     'replicate_total' as usage_scope,
     cast(null as bigint) as iteration_index,
-    cast(null as varchar) as result_phase,
+    cast(null as {{ dbt.type_string() }}) as result_phase,
     cast(null as bigint) as criterion_index,
     {{ coder_eval_token_usage_columns('d.document', '$.total_token_usage', '') }},
     d.source_file,
@@ -39,7 +39,7 @@ select
     {{ coder_eval_replicate_identity('i') }},
     'turn' as usage_scope,
     i.iteration_index,
-    cast(null as varchar) as result_phase,
+    cast(null as {{ dbt.type_string() }}) as result_phase,
     cast(null as bigint) as criterion_index,
     {{ coder_eval_token_usage_columns('i.iteration_json', '$.token_usage', '') }},
     {{ coder_eval_provenance('i') }}

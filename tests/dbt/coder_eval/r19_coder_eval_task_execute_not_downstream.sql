@@ -17,7 +17,7 @@
 {%- endif %}
 select offender
 from (
-    select cast(null as varchar) as offender
+    select cast(null as {{ dbt.type_string() }}) as offender
     {%- for o in offenders %}
     union all
     select '{{ o }}' as offender

@@ -20,6 +20,6 @@ select
     s.epoch,
     s.document_sha256,
     s.file_sha256,
-    regexp_matches(s.document, '[:\[,]\s*-?(NaN|Infinity)\s*[,\]}]') as has_nonfinite_literals,
+    {{ matches_regex('s.document', "'[:\[,]\s*-?(NaN|Infinity)\s*[,\]}]'") }} as has_nonfinite_literals,
     s.document
 from source as s
