@@ -77,10 +77,11 @@ def mart_dir(lake: Path, mart: str) -> Path:
 
 
 def marts_views_db(lake: Path, path: Path | None = None) -> Path:
-    """A DuckDB file (default <lake>/marts.duckdb) with one view marts.<mart> per Parquet mart a Spark build
-    wrote, so the marts of a Spark build can be queried (and the demo's headline tables printed) with DuckDB."""
+    """A DuckDB file (default <lake>/lake_marts.duckdb) with one view marts.<mart> per Parquet mart a Spark
+    build wrote, so its marts can be queried (and the demo's headline tables printed) with DuckDB. (Not
+    marts.duckdb: DuckDB names a database after its file, and a database `marts` would shadow the schema.)"""
     lake = Path(lake).resolve()
-    path = Path(path) if path else lake / "marts.duckdb"
+    path = Path(path) if path else lake / "lake_marts.duckdb"
     tmp = path.with_name(path.name + f".tmp-{uuid.uuid4().hex[:8]}")
     con = duckdb.connect(str(tmp))
     try:

@@ -83,3 +83,28 @@ def test_build_publish_and_sql_never_create_a_warehouse(tmp_path: Path, command:
     err = capsys.readouterr().err
     assert "does not exist" in err and ("evalhouse load" in err or command == "sql")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_lake_without_the_spark_target_is_a_usage_error(tmp_path: Path, capsys):
+    db = tmp_path / "w.duckdb"
+    assert main(["load", str(tmp_path), "--db", str(db)]) == 0
+    assert main(["build", "--db", str(db), "--lake", str(tmp_path / "lake")]) == 2
+    assert "--lake is for --target spark" in capsys.readouterr().err
+    assert not (tmp_path / "lake").exists()
+
+
+def test_a_bad_spark_thread_count_is_a_usage_error_before_anything_is_exported(tmp_path: Path, capsys, monkeypatch):
+    db = tmp_path / "w.duckdb"
+    assert main(["load", str(tmp_path), "--db", str(db)]) == 0
+    monkeypatch.setenv("EVALHOUSE_SPARK_THREADS", "two")
+    assert main(["build", "--db", str(db), "--target", "spark", "--lake", str(tmp_path / "lake")]) == 2
+    assert "EVALHOUSE_SPARK_THREADS='two'" in capsys.readouterr().err
+    assert not (tmp_path / "lake" / "raw").exists()
+
+
+def test_the_default_lake_sits_beside_the_working_file(tmp_path: Path, monkeypatch):
+    from evalhouse.config import lake_dir
+    monkeypatch.delenv("EVALHOUSE_LAKE", raising=False)
+    assert lake_dir(tmp_path / "evals.duckdb") == tmp_path / "evals.lake"
+    monkeypatch.setenv("EVALHOUSE_LAKE", str(tmp_path / "elsewhere"))
+    assert lake_dir(tmp_path / "evals.duckdb") == tmp_path / "elsewhere"
