@@ -61,12 +61,12 @@ def run_results(target: Path) -> dict[str, dict]:
     return out
 
 
-def evalhouse_cli(args: list[str], cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
+def evalhouse_cli(args: list[str], cwd: Path, check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess:
     """The `evalhouse` console script as a user runs it, in `cwd`, with dbt's target and logs in cwd (parallel
     test workers never share a run_results.json)."""
     env = dict(os.environ, DBT_TARGET_PATH=str(Path(cwd) / "target"), DBT_LOG_PATH=str(Path(cwd) / "target" / "logs"))
     proc = subprocess.run([str(Path(sys.executable).with_name("evalhouse")), *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=timeout)
     if check and proc.returncode != 0:
         raise AssertionError(f"evalhouse {' '.join(args)} exited {proc.returncode}:\n{proc.stdout[-3000:]}\n"
                              f"{proc.stderr[-3000:]}")

@@ -40,5 +40,8 @@ def both(tmp_path_factory):
         evalhouse_cli(["load", "--db", str(db), "--create", str(FIXTURES / d)], tmp)
     duck = evalhouse_cli(["build", "--db", str(db), "--no-publish"], tmp, check=False)
     lake = tmp / "lake"
-    spark = evalhouse_cli(["build", "--db", str(db), "--target", "spark", "--lake", str(lake)], tmp, check=False)
+    # a Spark build of ~500 nodes takes 5-8 minutes beside the rest of the suite on 2 cores; the timeout is
+    # for a hung JVM, not a slow one
+    spark = evalhouse_cli(["build", "--db", str(db), "--target", "spark", "--lake", str(lake)], tmp, check=False,
+                          timeout=2400)
     return db, lake, duck, spark, outcomes(tmp / "target"), outcomes(lake / "target")
