@@ -25,7 +25,8 @@
   must not read seeds or anything else that can change without a new load (such models stay full
   tables/views). A pair whose lines produced no row of the model (e.g. no list elements to
   unnest) is re-read on the next incremental run and again produces no row: still exact.
-  Engine-neutral SQL (anti-joins on two columns), so no adapter.dispatch is needed.
+  Engine-neutral SQL (anti-joins on two columns); only the strategy is dispatched
+  (pairs_incremental_strategy below: Spark's Parquet tables cannot DELETE, so there the model is recomputed).
 -#}
 
 {% macro only_new_pairs(alias, keyword='where') -%}
