@@ -9,11 +9,11 @@ How a JSONL file lands (the hot path does no per-line Python JSON parsing):
    a. Python streams the file once (READ_BLOCK pieces, nothing kept): sha256 of the whole file and of
       its complete lines, the newline count, and whether DuckDB's line split will equal Python's (no
       CR, no NUL, valid UTF-8). It also collects the repeat-free top-level key lists of the first lines.
-   b. One DuckDB statement per file (_DIRECT_INSERT) reads it with DuckDB's own CSV scanner (whole
+   b. One DuckDB statement per file (loader/sql/direct_insert.sql) reads it with DuckDB's own CSV scanner (whole
       lines, no quoting, BOM dropped), numbers the lines with row_number() over the order-preserving
       scan, and inserts every complete line with its sha256. The numbering is a streaming window, which
       keeps that statement on one thread, so it does nothing else.
-   c. A second statement (_DIRECT_CHECK_HEAD/_TAIL), a parallel scan of the rows just landed, returns
+   c. A second statement (loader/sql/direct_check.sql), a parallel scan of the rows just landed, returns
       the few lines that need a second look (step 3); Python resolves them (UPDATE / DELETE) before the
       commit.
    d. The insert must land exactly the pre-pass's line count and the file must be unchanged since the

@@ -320,17 +320,18 @@ def worker_profile_direct(task: dict) -> dict:
         return res
     timed("Python pre-pass (hashes, counts, preconditions)", lambda: P._scan_file(path))
     sc = timed("Python pre-pass + line hashes (runs in the prefetch thread)", lambda: P._scan_file(path, tmp))
+    csv_lines = S.sql("csv_lines", path="$file")
     store_only = ("SELECT $load_id, $at, $file, n, coalesce(line, ''), '-', $fsha, NULL "
-                  f"FROM (SELECT row_number() OVER () AS n, line FROM {S._CSV_LINES}) WHERE n <= $n_lines")
+                  f"FROM (SELECT row_number() OVER () AS n, line FROM {csv_lines}) WHERE n <= $n_lines")
     sql_sha256 = ("SELECT $load_id, $at, $file, n, coalesce(line, ''), sha256(coalesce(line, '')), $fsha, NULL "
-                  f"FROM (SELECT row_number() OVER () AS n, line FROM {S._CSV_LINES}) WHERE n <= $n_lines")
-    check = S._DIRECT_CHECK_HEAD + "raw.big_lines" + S._DIRECT_CHECK_TAIL
+                  f"FROM (SELECT row_number() OVER () AS n, line FROM {csv_lines}) WHERE n <= $n_lines")
+    check = S.direct_check("big_lines")
     nested = ("WHEN coalesce(list_bool_or(list_transform(json_keys(text, '$..*'),\n"
               "                                                  lambda k: len(k) <> len(list_distinct(k)))), false) "
               "THEN 'check'")
     checks = [
         ("second look: the statement (all parts)", check),
-        ("second look - suspicious-token regexp", check.replace(f"WHEN regexp_matches(text, '{S._SUSPICIOUS_RE}') "
+        ("second look - suspicious-token regexp", check.replace(f"WHEN regexp_matches(text, '{S.SUSPICIOUS_RE}') "
                                                                 "THEN 'check'", "")),
         ("second look - nested duplicate-key test", check.replace(nested, "")),
         ("second look - json_valid and json_keys", check.replace("starts_with(record, '{') AND json_valid(record)",
@@ -339,7 +340,7 @@ def worker_profile_direct(task: dict) -> dict:
     for label, sql in checks[1:]:
         assert sql != check, f"profile variant did not change the statement: {label}"
     inserts = [
-        ("insert: scan + number + store + pre-pass hashes (the loader)", S._DIRECT_INSERT, "zstd", True),
+        ("insert: scan + number + store + pre-pass hashes (the loader)", S.DIRECT_INSERT, "zstd", True),
         ("insert: scan + number + store + DuckDB sha256 (the 08:33 design)", sql_sha256, "zstd", False),
         ("insert: scan + number + store only (zstd)", store_only, "zstd", False),
         ("insert: scan + number + store only (DuckDB's default compression)", store_only, "auto", False),
@@ -362,7 +363,7 @@ def worker_profile_direct(task: dict) -> dict:
                                              {k: v for k, v in params.items() if f"${k}" in sql}).fetchall())
             if with_checks:
                 timed("hash probe (sampled sha256 comparison)", lambda: con.execute(
-                    "SELECT count(*) FROM raw.big_lines " + S._DIRECT_SHA_PROBE,
+                    "SELECT count(*) FROM raw.big_lines " + S.DIRECT_SHA_PROBE,
                     {k: params[k] for k in ("load_id", "file", "n_lines")}).fetchall())
                 for clabel, csql in checks:
                     timed(clabel, lambda: con.execute(csql, {k: params[k] for k in ("load_id", "file", "key_lists")})

@@ -3,7 +3,7 @@
 - results.py    what a load reports (FileResult, LoadSummary) and raises (UsageError, LoadError);
 - jsonread.py   JSON / YAML read as Python's json reads them, with repairs and reasons;
 - prepass.py    reading files without DuckDB: the pre-pass, prefix hashes, gzip archives;
-- statements.py the SQL (constants, never built from data);
+- statements.py the SQL: loader/sql/*.sql read once, slots filled with other fragments, never with data;
 - registry.py   raw.files and the identity rules (duplicates, copies that grew, orphans);
 - jsonl.py      landing JSONL: direct path, chunked path, appends, gzip archives;
 - batch.py      many small files in one statement per batch;

@@ -70,7 +70,7 @@ class BatchMixin:
                     for kl in _key_lists("\n".join(lines[:KEY_LIST_LINES]).encode("utf-8") + b"\n"):
                         if kl not in key_lists and len(key_lists) < KEY_LISTS_MAX:
                             key_lists.append(kl)
-            con.execute(S._BATCH_SQL, {"fids": fids, "nos": nos, "texts": texts, "key_lists": key_lists})
+            con.execute(S.BATCH_SQL, {"fids": fids, "nos": nos, "texts": texts, "key_lists": key_lists})
             counts: dict[tuple[int, str], int] = {
                 (fid, kind): n for fid, kind, n in con.execute(
                     "SELECT fid, kind, count(*) FROM _eh_cls GROUP BY fid, kind").fetchall()}

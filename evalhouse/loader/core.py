@@ -28,7 +28,7 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin
         # --family given: a registered file landed under another family moves to this one (its old rows go);
         # without it, a registered file keeps the family it was landed under
         self.explicit_family = explicit_family
-        self.direct = direct      # land first loads with DuckDB's own scanner (see _DIRECT_INSERT)
+        self.direct = direct      # land first loads with DuckDB's own scanner (see loader/sql/direct_insert.sql)
         self._prefixes: dict[str, Future] = {}
         self._scans: dict[str, tuple[tuple, Future]] = {}     # path -> (stat key, pre-pass) in flight
         self._scan_queue: dict[str, None] = {}                 # paths whose pre-pass is yet to start, in order

@@ -288,7 +288,7 @@ class JsonlMixin:
         self.s.files.append(res)
 
     def _land_direct(self, path: str, family: str, sc: _Scan, st: os.stat_result, res: FileResult) -> bool:
-        """Land all complete lines of `path` with DuckDB's own scanner (see S._DIRECT_INSERT, S._DIRECT_CHECK_HEAD).
+        """Land all complete lines of `path` with DuckDB's own scanner (loader/sql/direct_insert.sql, direct_check.sql).
 
         Returns False (nothing landed, nothing left behind) when DuckDB's reading cannot be trusted to
         match the pre-pass: another line count, or the file changed under the load. Then the caller
@@ -298,18 +298,18 @@ class JsonlMixin:
         con = self.con
         key = {"load_id": self.s.load_id, "file": path}
         try:
-            inserted = con.execute(f"INSERT INTO raw.{table} " + S._DIRECT_INSERT, {
+            inserted = con.execute(f"INSERT INTO raw.{table} " + S.DIRECT_INSERT, {
                 **key, "at": self.loaded_at, "fsha": sc.file_sha, "n_lines": sc.lines, "shas": sc.line_shas,
             }).fetchall()[0][0]
-            if inserted == sc.lines and con.execute(f"SELECT count(*) FROM raw.{table} " + S._DIRECT_SHA_PROBE,
+            if inserted == sc.lines and con.execute(f"SELECT count(*) FROM raw.{table} " + S.DIRECT_SHA_PROBE,
                                                     {**key, "n_lines": sc.lines}).fetchall()[0][0]:
-                con.execute(f"UPDATE raw.{table} " + S._DIRECT_SHA_REDO, key)
+                con.execute(f"UPDATE raw.{table} " + S.DIRECT_SHA_REDO, key)
             now = os.stat(path)
             changed = (now.st_size, now.st_mtime_ns) != (st.st_size, st.st_mtime_ns)
             if inserted != sc.lines or (changed and prepass._prefix_hexdigest(path, sc.end) != sc.end_sha):
                 con.execute(f"DELETE FROM raw.{table} WHERE load_id = $load_id AND source_file = $file", key)
                 return False
-            second_look = con.execute(S._DIRECT_CHECK_HEAD + f"raw.{table}" + S._DIRECT_CHECK_TAIL,
+            second_look = con.execute(S.direct_check(table),
                                       {**key, "key_lists": sc.key_lists}).fetchall()
         except duckdb.Error as exc:   # the transaction is aborted: the whole load is retried without this path
             raise _DirectPathFailed(f"{path}: {exc}") from exc
@@ -418,7 +418,7 @@ class JsonlMixin:
             except UnicodeDecodeError:
                 text = None
         if text is not None:
-            con.execute(S._SPLIT_SQL, {"base": base, "chunk": text, "key_lists": prepass._key_lists(chunk)})
+            con.execute(S.SPLIT_SQL, {"base": base, "chunk": text, "key_lists": prepass._key_lists(chunk)})
         else:
             nos, texts = [], []
             for i, raw in enumerate(chunk.split(b"\n"), start=base + 1):
@@ -436,7 +436,7 @@ class JsonlMixin:
                     nos.pop()
                     errs.append((i, f"invalid UTF-8 (byte {exc.start + 1} of the line): re-encode the file as "
                                     "UTF-8", raw.decode("utf-8", "replace")))
-            con.execute(S._LIST_SQL, {"nos": nos, "texts": texts, "key_lists": prepass._key_lists(chunk)})
+            con.execute(S.LIST_SQL, {"nos": nos, "texts": texts, "key_lists": prepass._key_lists(chunk)})
         counts = dict(con.execute("SELECT kind, count(*) FROM _eh_cls GROUP BY kind").fetchall())
         con.execute(
             f"INSERT INTO raw.{table} SELECT $load_id, $at, $file, line_no, text, sha256(text), $fsha, NULL "

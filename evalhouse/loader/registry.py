@@ -38,7 +38,7 @@ class FileRecord:
 
 
 # raw.files columns the registry writes (FileRecord's fields but registered_ns; last_load_id is the writing load).
-# The SQL that reads and writes them is in statements.py (SELECT_FILES, INSERT_FILES; tests/loader/test_registry.py
+# The SQL that reads and writes them is loader/sql/select_files.sql and insert_files.sql (statements.SELECT_FILES, INSERT_FILES; tests/loader/test_registry.py
 # checks it names exactly these fields, in this order).
 STORED_COLUMNS = tuple(f.name for f in fields(FileRecord) if f.name != "registered_ns")
 

@@ -115,7 +115,7 @@ def test_scan_hashes_and_counts_across_block_boundaries(tmp_path, monkeypatch):
 
 def test_a_line_count_mismatch_falls_back_to_the_chunked_path(tmp_path, monkeypatch):
     """If DuckDB's split disagrees with the pre-pass, the direct rows are removed and the file lands chunked."""
-    monkeypatch.setattr(S, "_DIRECT_INSERT", S._DIRECT_INSERT.replace("WHERE n <= $n_lines", "WHERE n <= $n_lines "
+    monkeypatch.setattr(S, "DIRECT_INSERT", S.DIRECT_INSERT.replace("WHERE n <= $n_lines", "WHERE n <= $n_lines "
                                                                        "AND n <> 2"))
     path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(5)))
     db = tmp_path / "w.duckdb"
@@ -125,7 +125,7 @@ def test_a_line_count_mismatch_falls_back_to_the_chunked_path(tmp_path, monkeypa
 
 
 def test_a_duckdb_error_on_the_direct_path_retries_the_whole_load_chunked(tmp_path, monkeypatch):
-    monkeypatch.setattr(S, "_DIRECT_INSERT", "SELECT * FROM read_csv('/nonexistent/evalhouse/no.csv')")
+    monkeypatch.setattr(S, "DIRECT_INSERT", "SELECT * FROM read_csv('/nonexistent/evalhouse/no.csv')")
     a = write(tmp_path / "logs_big" / "a.jsonl", '{"i": 1}\n{"i": 2}\n')
     b = write(tmp_path / "logs_big" / "b.jsonl", '{"i": 3}\n')
     db = tmp_path / "w.duckdb"

@@ -1,5 +1,5 @@
 """raw.files has one description in Python, loader.registry.FileRecord: the SQL that reads the registry and the
-SQL that writes it (loader/statements.py) name exactly its fields, in its order, and raw.files (schema.py) has
+SQL that writes it (loader/sql/select_files.sql, insert_files.sql) name exactly its fields, in its order, and raw.files (schema.py) has
 every column it writes."""
 from __future__ import annotations
 
@@ -13,12 +13,19 @@ from evalhouse.loader.registry import STORED_COLUMNS, FileRecord
 from evalhouse.schema import ensure_raw_schema
 
 
+def _flat(sql: str) -> str:
+    """The statement without its comment lines, on one line."""
+    return " ".join(" ".join(x for x in sql.splitlines() if not x.lstrip().startswith("--")).split())
+
+
 def select_columns(sql: str) -> list[str]:
+    sql = _flat(sql)
     listed = sql[len("SELECT "):sql.index(" FROM raw.files")].split(", ")
     return ["registered_ns" if c == "epoch_ns(l.started_at)" else c.removeprefix("f.") for c in listed]
 
 
 def insert_columns(sql: str) -> tuple[list[str], list[str]]:
+    sql = _flat(sql)
     named = sql[sql.index("(") + 1:sql.index(")")].split(", ")
     params = re.findall(r"\$(\w+)", sql)
     return named, params

@@ -9,6 +9,7 @@ test_bad_input.py::test_python_api_never_builds_sql_from_values).
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,13 @@ import pytest
 import evalhouse
 
 PKG = Path(evalhouse.__file__).parent
-# every module of the loader that runs SQL (its statements live in loader/statements.py, used as S.<NAME>)
+# every module of the loader that runs SQL (its statements are loader/sql/*.sql, read by loader/statements.py and
+# used as S.<NAME>)
 LOADER_FILES = ["load.py", "schema.py", "loader/core.py", "loader/registry.py", "loader/jsonl.py", "loader/batch.py",
                 "loader/documents.py"]
 
 # what may appear inside {...} of an SQL f-string: evalhouse's own fixed identifiers and regexes
-ALLOWED_NAMES = {"table", "sel", "_SUSPICIOUS_RE", "t", "c"}
+ALLOWED_NAMES = {"table", "sel", "t", "c"}
 ALLOWED_SUBSCRIPTS = {"JSONL_TABLES", "CE_TABLES"}
 
 
@@ -48,7 +50,39 @@ def _interpolation_ok(expr: ast.AST) -> bool:
 
 
 def _statement_names() -> set[str]:
-    return _sql_constants(ast.parse((PKG / "loader" / "statements.py").read_text()))
+    """The names statements.py binds to SQL: module-level assignments of sql(...) / _classify(...) calls whose
+    arguments are literals, other statements or such calls (never data); and its functions (direct_check)."""
+    tree = ast.parse((PKG / "loader" / "statements.py").read_text())
+    names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if _static_sql(node.value, names):
+                names.add(node.targets[0].id)
+    return names
+
+
+def _static_sql(expr: ast.AST, names: set[str]) -> bool:
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.Name):
+        return expr.id in names or expr.id in {"SUSPICIOUS_RE", "_SECOND_LOOK_WHEN"}
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        return _static_sql(expr.left, names) and _static_sql(expr.right, names)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("sql", "_classify"):
+        return all(_static_sql(a, names) for a in [*expr.args, *(k.value for k in expr.keywords)])
+    return False
+
+
+def test_every_statement_is_static_text():
+    """statements.py fills the @slots@ of loader/sql/*.sql only with literals and other statements; each of
+    its SQL constants is such a statement, and every .sql file is used."""
+    names = _statement_names()
+    assert {"SPLIT_SQL", "LIST_SQL", "BATCH_SQL", "DIRECT_INSERT", "SELECT_FILES", "INSERT_FILES",
+            "INSERT_INSPECT_MEMBERS", "direct_check"} <= names
+    src = (PKG / "loader" / "statements.py").read_text()
+    used = set(re.findall(r'(?:sql|_classify)\("([a-z_]+)"', src)) | set(re.findall(r'source="([a-z_]+)"', src))
+    files = {p.stem for p in (PKG / "loader" / "sql").glob("*.sql")}
+    assert files and files <= used, f"unused .sql files: {sorted(files - used)}"
 
 
 def _check_sql_expr(expr: ast.AST, constants: set[str], where: str) -> list[str]:
@@ -56,6 +90,10 @@ def _check_sql_expr(expr: ast.AST, constants: set[str], where: str) -> list[str]
         return []
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "S":
         return [] if expr.attr in _statement_names() else [f"{where}: S.{expr.attr} is not a statement constant"]
+    if (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and isinstance(expr.func.value, ast.Name)
+            and expr.func.value.id == "S" and expr.func.attr in _statement_names()):
+        return [p for a in expr.args if not _interpolation_ok(a)
+                for p in [f"{where}: S.{expr.func.attr}({ast.unparse(a)}) takes a value"]]
     if isinstance(expr, ast.Name):
         return [] if expr.id in constants or expr.id in {"stmt"} else [f"{where}: SQL from variable {expr.id}"]
     if isinstance(expr, ast.JoinedStr):
@@ -86,12 +124,12 @@ def test_no_sql_is_assembled_from_values(name):
 def test_the_static_check_catches_an_injected_path():
     """Negative control: the checker flags SQL built from a path (and a name that is not a statement)."""
     bad = ast.parse('con.execute(f"SELECT * FROM read_text(\'{path}\')")\ncon.execute("x" + path)\n'
-                    'con.execute("SELECT %s" % path)\ncon.execute(S.path)')
+                    'con.execute("SELECT %s" % path)\ncon.execute(S.path)\ncon.execute(S.direct_check(path))')
     problems = []
     for node in ast.walk(bad):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "execute":
             problems += _check_sql_expr(node.args[0], set(), "x")
-    assert len(problems) == 4
+    assert len(problems) == 5
 
 
 def test_discovery_runs_no_sql():
