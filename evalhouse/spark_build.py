@@ -33,8 +33,9 @@ class SparkBuildResult:
 
     def summary(self) -> str:
         rows = sum(t.rows for t in self.exported)
-        return (f"evalhouse build (spark): {len(self.exported)} raw tables ({rows} rows) exported to "
-                f"{self.lake / 'raw'}; marts written as Parquet under {self.lake / 'marts'}")
+        written = sum(t.rows_written for t in self.exported)
+        return (f"evalhouse build (spark): {len(self.exported)} raw tables ({rows} rows, {written} written by this "
+                f"export) in {self.lake / 'raw'}; marts written as Parquet under {self.lake / 'marts'}")
 
 
 def spark_available() -> str | None:
