@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check demo-spark test-spark bench-spark
+.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check demo-spark test-spark bench-spark parity-spark
 
 UV_VERSION := 0.13.8
 
@@ -50,13 +50,18 @@ test: $(STAMP) browser
 demo-spark: $(STAMP)
 	$(BIN)/evalhouse demo --target spark
 
-# Spark checks that CI leaves out for time: the negative controls on Spark (make test runs the parity test)
+# only the Spark tests (make test runs them too): parity on every family's fixtures, the negative controls
+# on both engines, the lake export
 test-spark: $(STAMP)
-	$(BIN)/python -m pytest -q -m spark_slow tests/spark
+	$(BIN)/python -m pytest -q tests/spark
 
 # Spark vs DuckDB build times, scaling 100k -> 1M lines, 1 vs 2 threads (BENCHMARKS.md)
 bench-spark: $(STAMP)
 	$(BIN)/python scripts/bench_spark.py --out bench_out/spark
+
+# any logs built on DuckDB and on Spark, marts and test outcomes compared: make parity-spark LOGS="dir1 dir2"
+parity-spark: $(STAMP)
+	$(BIN)/python scripts/spark_parity.py $(LOGS) --out bench_out/parity
 
 # the installable package, with the dbt project inside (setup.py): pip install dist/evalhouse-*.whl
 wheel: $(STAMP)

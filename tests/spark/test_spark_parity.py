@@ -6,8 +6,8 @@ its raw layer exported to a Parquet lake and built on Spark (`evalhouse build --
 mart table is compared (evalhouse.parity: keys and counts exactly, floats to 1e-9 relative).
 
 The Spark build runs every dbt test too (rules, contracts, unit tests): it must finish with the same
-test outcomes as the DuckDB build. The negative controls on Spark run in `make test-spark`
-(tests/spark/test_spark_controls.py), which CI leaves out for time.
+test outcomes as the DuckDB build. The negative controls on both engines are
+tests/spark/test_spark_controls.py.
 """
 from __future__ import annotations
 
