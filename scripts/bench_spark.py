@@ -8,7 +8,7 @@ For each scale N: generate N brownfield lines (evalhouse.samples.big, cached), l
 file, then time
 - `evalhouse build --no-publish` (DuckDB, the baseline), and
 - `evalhouse build --target spark` (raw export to Parquet + dbt build on local Spark, 2 threads);
-and at --threads-scale (default: the smallest N) the Spark build again with EVALHOUSE_SPARK_THREADS=1.
+and at --threads-scale (default: the largest N) the Spark build again with EVALHOUSE_SPARK_THREADS=1.
 
 Figures:
 - spark_vs_duckdb@N: Spark build seconds / DuckDB build seconds on the same warehouse;
@@ -89,7 +89,7 @@ def main(argv=None) -> int:
         t1, t2 = results["scales"][ns[0]]["spark_2_threads_s"], results["scales"][ns[-1]]["spark_2_threads_s"]
         results["figures"]["spark_scaling_ratio"] = round(t2 / t1, 2)
         results["figures"]["spark_scaling_exponent"] = round(math.log(t2 / t1) / math.log(ns[-1] / ns[0]), 2)
-    n = args.threads_scale or ns[0]
+    n = args.threads_scale or ns[-1]
     work = out / "work" / str(n)
     env = {**os.environ, "DBT_TARGET_PATH": str(work / "target"), "DBT_LOG_PATH": str(work / "target" / "logs"),
            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", "EVALHOUSE_SPARK_THREADS": "1"}

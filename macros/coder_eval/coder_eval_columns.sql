@@ -5,7 +5,7 @@
 
 {#- Typed value at `path` of JSON text `expr`. -#}
 {% macro coder_eval_typed(expr, path, type) -%}
-    try_cast({{ json_text(expr, path) }} as {{ type }})
+    {{ try_cast_text(json_text(expr, path), type) }}
 {%- endmacro %}
 
 {#- True when the JSON value at `path` is an object (present and not JSON null). -#}

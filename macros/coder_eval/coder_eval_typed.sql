@@ -13,11 +13,11 @@
     cast({{ evalhouse.json_fragment(doc, f[1]) }} as {{ dbt.type_string() }}) as {{ f[0] }}
         {%- elif f | length > 3 %}
     case
-        when {{ evalhouse.json_has(doc, f[1]) }} then try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ evalhouse.engine_type(f[2]) }})
+        when {{ evalhouse.json_has(doc, f[1]) }} then {{ evalhouse.try_cast_text(evalhouse.json_text(doc, f[1]), f[2]) }}
         else cast({{ f[3] }} as {{ evalhouse.engine_type(f[2]) }})
     end as {{ f[0] }}
         {%- else %}
-    try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ evalhouse.engine_type(f[2]) }}) as {{ f[0] }}
+    {{ evalhouse.try_cast_text(evalhouse.json_text(doc, f[1]), f[2]) }} as {{ f[0] }}
         {%- endif %}{{ ',' if not loop.last }}
     {%- endfor %}
 {%- endmacro %}
@@ -28,7 +28,7 @@
     {%- for f in fields if f[2] not in ('json', 'varchar') %},
         case
             when {{ evalhouse.json_text(doc, f[1]) }} is not null
-                and try_cast({{ evalhouse.json_text(doc, f[1]) }} as {{ evalhouse.engine_type(f[2]) }}) is null then '{{ f[0] }}'
+                and {{ evalhouse.try_cast_text(evalhouse.json_text(doc, f[1]), f[2]) }} is null then '{{ f[0] }}'
         end
     {%- endfor %}), '')
 {%- endmacro %}

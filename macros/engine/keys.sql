@@ -38,6 +38,48 @@
     regexp_extract({{ expr }}, {{ pattern | replace('\\', '\\\\') }}, 0)
 {%- endmacro %}
 
+{#-
+  Text read as a boolean, NULL when it is none, as DuckDB's try_cast reads it: true, t, yes, y, 1 and false, f,
+  no, n, 0, in any case, nothing trimmed. Spark's cast would also accept them with spaces around (' true'),
+  so a log's " true" would be a boolean on one engine and invalid on the other.
+-#}
+{% macro text_to_boolean(expr) -%}
+    {{ return(adapter.dispatch('text_to_boolean', 'evalhouse')(expr)) }}
+{%- endmacro %}
+{% macro default__text_to_boolean(expr) -%}try_cast({{ expr }} as boolean){%- endmacro %}
+{% macro spark__text_to_boolean(expr) -%}
+    case when lower({{ expr }}) in ('true', 't', 'yes', 'y', '1') then true
+        when lower({{ expr }}) in ('false', 'f', 'no', 'n', '0') then false end
+{%- endmacro %}
+
+{#-
+  Text cast to a type named as DuckDB names it (integer, bigint, double, boolean, ...), NULL when it does not
+  cast, as DuckDB's try_cast reads it, on every engine. Spark's own try_cast differs for integers (DuckDB reads
+  '2.0', '2.5' and '1e3' as 2, 3 and 1000, rounding half away from zero; Spark's try_cast gives NULL) and for
+  booleans (text_to_boolean). What stays different: DuckDB also reads '1_000' and '0x10' as integers.
+-#}
+{% macro try_cast_text(expr, type) -%}
+    {{ return(adapter.dispatch('try_cast_text', 'evalhouse')(expr, type)) }}
+{%- endmacro %}
+{% macro default__try_cast_text(expr, type) -%}try_cast({{ expr }} as {{ type }}){%- endmacro %}
+{% macro spark__try_cast_text(expr, type) -%}
+    {%- set t = type | lower -%}
+    {%- if t in ('tinyint', 'smallint', 'integer', 'int', 'bigint') -%}
+        coalesce(try_cast({{ expr }} as {{ t }}), try_cast(round(try_cast({{ expr }} as decimal(38, 9))) as {{ t }}))
+    {%- elif t == 'boolean' -%}
+        {{ text_to_boolean(expr) }}
+    {%- else -%}
+        try_cast({{ expr }} as {{ engine_type(type) }})
+    {%- endif -%}
+{%- endmacro %}
+
+{#- A double rounded to an integer type as DuckDB's cast rounds it: to the nearest, ties to even. -#}
+{% macro double_to_integer(expr, type) -%}
+    {{ return(adapter.dispatch('double_to_integer', 'evalhouse')(expr, type)) }}
+{%- endmacro %}
+{% macro default__double_to_integer(expr, type) -%}try_cast({{ expr }} as {{ type }}){%- endmacro %}
+{% macro spark__double_to_integer(expr, type) -%}try_cast(bround({{ expr }}) as {{ type }}){%- endmacro %}
+
 {#- The engine's spelling of a DuckDB type name (field lists name DuckDB types: varchar, timestamptz, ...). -#}
 {% macro engine_type(name) -%}
     {{ return(adapter.dispatch('engine_type', 'evalhouse')(name)) }}

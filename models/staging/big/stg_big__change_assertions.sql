@@ -38,7 +38,7 @@ select
     source_line,
     assertion_position,
     assertion_name,
-    try_cast(passed_text as boolean) as passed,
+    {{ try_cast_text('passed_text', 'boolean') }} as passed,
     element_json,
-    coalesce(element_json_type <> 'ARRAY' or try_cast(passed_text as boolean) is null, true) as element_invalid
+    coalesce(element_json_type <> 'ARRAY' or {{ try_cast_text('passed_text', 'boolean') }} is null, true) as element_invalid
 from elements

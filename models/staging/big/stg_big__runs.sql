@@ -1,5 +1,5 @@
 {#-
-  One row per logged brownfield run (logs_big/*.jsonl line), every field typed with try_cast.
+  One row per logged brownfield run (logs_big/*.jsonl line), every field typed with try_cast (try_cast_text: as DuckDB reads text, on every engine).
   Never filters, never joins: a value that does not cast becomes NULL and sets its *_invalid flag.
   Orange records carry calls / cost at the top level; axium bench records (nested config /
   metrics) are mapped where cheap: calls <- metrics.llm_calls, cost <- metrics.cost_usd.
@@ -52,13 +52,13 @@ extracted as (
 typed as (
     select
         *,
-        try_cast(difficulty_text as integer) as difficulty,
-        try_cast(with_brain_text as boolean) as with_brain,
-        try_cast(with_plan_text as boolean) as with_plan,
+        {{ try_cast_text('difficulty_text', 'integer') }} as difficulty,
+        {{ try_cast_text('with_brain_text', 'boolean') }} as with_brain,
+        {{ try_cast_text('with_plan_text', 'boolean') }} as with_plan,
         try_cast(change_text as double) as change,
         try_cast(regress_text as double) as regress,
         try_cast(wall_s_text as double) as wall_s,
-        try_cast(try_cast(calls_text as double) as bigint) as calls,
+        {{ double_to_integer(try_cast_text('calls_text', 'double'), 'bigint') }} as calls,
         try_cast(cost_text as double) as cost_usd_logged,
         {{ parse_utc_timestamp('stamp_text') }} as stamp,
         {{ is_naive_timestamp('stamp_text') }} as stamp_is_naive,

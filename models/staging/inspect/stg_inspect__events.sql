@@ -20,9 +20,9 @@ select
     try_cast({{ json_text('ev.value', '$.working_time') }} as double) as working_time_s,
     {{ json_text('ev.value', '$.model') }} as model,
     {{ json_text('ev.value', '$.role') }} as model_role,
-    try_cast({{ json_text('ev.value', '$.output.usage.input_tokens') }} as bigint) as input_tokens,
-    try_cast({{ json_text('ev.value', '$.output.usage.output_tokens') }} as bigint) as output_tokens,
-    try_cast({{ json_text('ev.value', '$.output.usage.total_tokens') }} as bigint) as total_tokens,
+    {{ try_cast_text(json_text('ev.value', '$.output.usage.input_tokens'), 'bigint') }} as input_tokens,
+    {{ try_cast_text(json_text('ev.value', '$.output.usage.output_tokens'), 'bigint') }} as output_tokens,
+    {{ try_cast_text(json_text('ev.value', '$.output.usage.total_tokens'), 'bigint') }} as total_tokens,
     {{ json_text('ev.value', '$.error') }} as error,
     m.load_id
 from members as m

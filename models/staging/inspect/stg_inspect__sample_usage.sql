@@ -41,12 +41,12 @@ select
     u.epoch,
     u.usage_scope,
     u.usage_key,
-    try_cast({{ json_text('u.usage_json', '$.input_tokens') }} as bigint) as input_tokens,
-    try_cast({{ json_text('u.usage_json', '$.output_tokens') }} as bigint) as output_tokens,
-    try_cast({{ json_text('u.usage_json', '$.total_tokens') }} as bigint) as total_tokens,
-    try_cast({{ json_text('u.usage_json', '$.input_tokens_cache_read') }} as bigint) as cache_read_tokens,
-    try_cast({{ json_text('u.usage_json', '$.input_tokens_cache_write') }} as bigint) as cache_write_tokens,
-    try_cast({{ json_text('u.usage_json', '$.reasoning_tokens') }} as bigint) as reasoning_tokens,
+    {{ try_cast_text(json_text('u.usage_json', '$.input_tokens'), 'bigint') }} as input_tokens,
+    {{ try_cast_text(json_text('u.usage_json', '$.output_tokens'), 'bigint') }} as output_tokens,
+    {{ try_cast_text(json_text('u.usage_json', '$.total_tokens'), 'bigint') }} as total_tokens,
+    {{ try_cast_text(json_text('u.usage_json', '$.input_tokens_cache_read'), 'bigint') }} as cache_read_tokens,
+    {{ try_cast_text(json_text('u.usage_json', '$.input_tokens_cache_write'), 'bigint') }} as cache_write_tokens,
+    {{ try_cast_text(json_text('u.usage_json', '$.reasoning_tokens'), 'bigint') }} as reasoning_tokens,
     try_cast({{ json_text('u.usage_json', '$.total_cost') }} as double) as total_cost_usd_logged,
     u.load_id
 from usage as u
