@@ -7,8 +7,9 @@ Loads every LOGS_DIR into a fresh working file (OUT/evalhouse.duckdb), builds it
 --no-publish`) and on Spark (`evalhouse build --target spark --lake OUT/lake`), then compares:
 - every mart, row for row (evalhouse.parity: keys, counts and text exactly, floats to 1e-9 relative);
 - every dbt test's outcome (status and failing-row count) on the two engines.
-Prints what differs and exits 1 if anything does (0: the engines agree). A build that fails on one engine only
-is a difference too; one that fails on both is reported and compared as far as it got.
+Prints what differs and exits 1 if anything does. A build that fails on one engine only is a difference too; one
+that fails on both is compared as far as it got (the failed DuckDB build's copy), its failing tests are listed,
+and the exit is 3. 0: both builds passed and the engines agree.
 """
 from __future__ import annotations
 
@@ -39,7 +40,9 @@ def main(argv=None) -> int:
     ap.add_argument("logs", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, default=Path("bench_out/parity"))
     args = ap.parse_args(argv)
-    from evalhouse.parity import compare_marts
+    import duckdb
+
+    from evalhouse.parity import compare_marts, mart_tables
 
     out = args.out.resolve()
     shutil.rmtree(out, ignore_errors=True)
@@ -61,15 +64,26 @@ def main(argv=None) -> int:
     for k in sorted(set(d_out) | set(s_out)):
         if d_out.get(k) != s_out.get(k):
             problems.append(f"{k}: DuckDB {d_out.get(k)} vs Spark {s_out.get(k)}")
-    for diff in compare_marts(db, lake):
+    # a failed DuckDB build leaves the working file as it was and keeps what it built beside it
+    built = out / "evalhouse.failed.duckdb" if duck.returncode and (out / "evalhouse.failed.duckdb").exists() else db
+    con = duckdb.connect(str(built), read_only=True)
+    n_marts = len(mart_tables(con))
+    con.close()
+    if not n_marts:
+        problems.append(f"{built.name} holds no marts to compare")
+    for diff in compare_marts(built, lake):
         problems += [f"{diff.mart}: {p}" for p in diff.problems]
     n_tests = sum(1 for k in d_out if k.startswith("test."))
+    failed = sorted(k for k, v in d_out.items() if v[0] in ("fail", "error"))
+    if failed:
+        print(f"failed on both engines alike ({len(failed)}): " + ", ".join(failed))
     if problems:
         print(f"{len(problems)} differences:")
         print("\n".join(problems))
         return 1
-    print(f"the engines agree: every mart row for row, {len(d_out)} dbt nodes ({n_tests} tests) with the same outcome")
-    return 0
+    print(f"the engines agree: {n_marts} marts row for row, {len(d_out)} dbt nodes ({n_tests} tests) with the same "
+          "outcome")
+    return 0 if not failed else 3
 
 
 if __name__ == "__main__":

@@ -7,7 +7,18 @@ select
     r.first_stamp,
     r.last_stamp
 from {{ ref(m) }} as r
-where r.first_stamp is null or r.last_stamp is null or r.first_stamp > r.last_stamp
+where
+    (r.first_stamp is null or r.last_stamp is null or r.first_stamp > r.last_stamp)
+    {%- if m == 'costs_repriced_totals' %}
+    -- a cost total keeps every record, stamped or not: one whose records all lack a valid stamp (each one a
+    -- data-quality finding) covers no instant, and its range is NULL; with any stamped record it must have one
+    and exists (
+        select 1 from {{ ref('fct_costs_repriced') }} as c
+        where
+            c.source_family = r.source_family and c.model is not distinct from r.model
+            and c.stamp is not null
+    )
+    {%- endif %}
 {%- if not loop.last %}
 union all
 {%- endif %}

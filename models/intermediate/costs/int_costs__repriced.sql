@@ -103,6 +103,9 @@ priced as (
         and m.cache_read_tokens is null
         and m.cache_write_tokens is null
         and m.output_tokens is null as has_no_tokens,
+        -- a logged cost below 0 (or not finite) is no cost: it never prices a record (unpriced_reason
+        -- 'invalid_logged_cost'); NaN sorts above every number on both engines, so the bound excludes it
+        coalesce(m.cost_usd_logged >= 0 and m.cost_usd_logged < 1e300, false) as has_valid_logged_cost,
         (
             m.uncached_input_tokens * m.input_usd_per_mtok
             + m.cache_read_tokens * m.cache_read_usd_per_mtok
@@ -124,7 +127,7 @@ methods as (
                 then 'per_request_static_fallback'
             when p.rate_id is not null and p.token_cost_usd is not null then 'tokens'
             when
-                p.has_no_tokens and p.cost_usd_logged is not null and p.correction_factor is not null
+                p.has_no_tokens and p.has_valid_logged_cost and p.correction_factor is not null
                 then 'superseded_rate_correction'
         end as repricing_method
     from priced as p
@@ -143,7 +146,7 @@ best as (
             -- no tokens, but the row in force when the harness logged the cost is a current (never
             -- superseded) row of the card: the harness's own dated table priced it
             when
-                m.has_no_tokens and m.cost_usd_logged is not null and m.rate_id is not null
+                m.has_no_tokens and m.has_valid_logged_cost and m.rate_id is not null
                 and m.superseded_rate_id is null and m.billing = 'per_token'
                 then 'logged_current'
             else 'unpriced'
@@ -194,6 +197,8 @@ select
         when mt.model is null then 'no_model'
         when not mt.model_on_rate_card then 'model_not_on_rate_card'
         when mt.priced_at is null then 'no_timestamp'
+        when mt.has_no_tokens and mt.cost_usd_logged is not null and not mt.has_valid_logged_cost
+            then 'invalid_logged_cost'
         when mt.has_no_tokens then 'no_token_counts'
         when mt.rate_id is null then 'no_rate_in_force'
         else 'incomplete_token_counts'
