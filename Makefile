@@ -106,7 +106,8 @@ lint: $(STAMP)
 	$(BIN)/python scripts/gen_t_quantiles.py --check
 	$(BIN)/python scripts/rules_table.py --check > /dev/null
 	$(BIN)/python scripts/gen_mart_aliases.py --check
-	$(BIN)/python -m pytest -q tests/test_sqlfluff.py tests/test_ruff.py tests/test_generated_files.py
+	$(BIN)/python -m pytest -q tests/test_sqlfluff.py tests/test_ruff.py tests/test_generated_files.py \
+	  tests/test_dag_layering.py tests/test_architecture.py
 
 docs: $(STAMP)
 	$(BIN)/python -m evalhouse.docs_site build

@@ -80,9 +80,8 @@ def _export_table(con: duckdb.DuckDBPyConnection, out: Path, table: str) -> Expo
                     {} if load_id is None else {"load_id": load_id})
         written += fp[0]
         files += 1
-    if not parts or all(fp[0] == 0 for _, fp in parts.values()):
-        if not (tmp / "all.parquet").exists():        # an empty table still has a file: its schema, for readers
-            con.execute(f"copy (select * from raw.\"{table}\" limit 0) to '{tmp / 'empty.parquet'}' (format parquet)")
+    if not parts:                                       # no load yet: still a file, with the schema, for readers
+        con.execute(f"copy (select * from raw.\"{table}\" limit 0) to '{tmp / 'empty.parquet'}' (format parquet)")
     (tmp / MANIFEST).write_text(json.dumps({k: v[1] for k, v in parts.items()}, sort_keys=True))
     old = out / f".{table}.old-{uuid.uuid4().hex[:8]}"
     if final.exists():

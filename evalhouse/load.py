@@ -144,12 +144,7 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
             try:
                 loader.prefetch(items, pool)
                 for it in items:
-                    if it.kind == "jsonl":
-                        loader.load_jsonl(it)
-                    elif it.kind == "inspect":
-                        loader.load_inspect(it)
-                    else:
-                        loader.load_ce(it)
+                    loader.load_item(it)
                 loader.flush_small()
                 loader.reland_orphans({it.path: it for it in found.items})
                 loader.flush_small()

@@ -36,6 +36,18 @@ def dbt(args: list[str], db: Path, target: Path, check: bool = True, project: Pa
     return proc
 
 
+
+def load_and_build(logs: Path, tmp: Path, select: list[str], check: bool = True) -> Path:
+    """A fresh warehouse tmp/w.duckdb with `logs` loaded through the CLI and the `select`ed models built with the
+    tests on them alone (no unit tests); dbt's target dir is tmp/target."""
+    from evalhouse.cli import main
+
+    db = fresh_db(tmp / "w.duckdb")
+    assert main(["load", str(logs), "--db", str(db), "--quiet"]) == 0
+    dbt(["build", "--select", *select, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
+        tmp / "target", check=check)
+    return db
+
 def compile_parts(template: str, tmp: Path) -> dict[str, str]:
     """`dbt compile --inline` of a template whose parts are marked `/*@@name@@*/ ... /*@@end@@*/`, as dbt
     compiles them for DuckDB. Each part comes prefixed with the SQL functions dbt's on-run-start creates

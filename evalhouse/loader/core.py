@@ -58,3 +58,12 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin
         self._batch_bytes = 0
         for row in con.execute(S.SELECT_FILES).fetchall():
             self.registry[row[0]] = FileRecord(*row)
+
+    def load_item(self, item) -> None:
+        """Land one discovered file with the path of its kind: JSONL lines, an inspect_ai log or a coder-eval document."""
+        if item.kind == "jsonl":
+            self.load_jsonl(item)
+        elif item.kind == "inspect":
+            self.load_inspect(item)
+        else:
+            self.load_ce(item)

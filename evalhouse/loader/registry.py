@@ -269,9 +269,4 @@ class RegistryMixin:
                 self.s.records_landed -= sum(f.landed for f in earlier)
                 self.s.files_loaded -= sum(1 for f in earlier if f.status in ("loaded", "appended", "replaced"))
             del self.registry[path]
-            if item.kind == "inspect":
-                self.load_inspect(item)
-            elif item.kind == "jsonl":
-                self.load_jsonl(item)
-            else:
-                self.load_ce(item)
+            self.load_item(item)

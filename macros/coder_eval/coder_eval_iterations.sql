@@ -1,13 +1,16 @@
 {#- Replicate identity + provenance of a raw.ce_task_docs row `alias` (task_id: stored, else from the path). -#}
 {% macro coder_eval_task_doc_identity(alias) -%}
+    {{ coder_eval_task_doc_replicate(alias) }},
+    {{ coder_eval_provenance(alias) }}
+{%- endmacro %}
+
+{#- The replicate identity alone of a raw.ce_task_docs row `alias` (task_id: stored, else from the path). -#}
+{% macro coder_eval_task_doc_replicate(alias) -%}
     {{ alias }}.run_dir,
     {{ alias }}.run_id,
     {{ alias }}.variant_id,
     coalesce({{ json_text(alias ~ '.document', '$.task_id') }}, {{ alias }}.task_id) as task_id,
-    {{ alias }}.replicate_index,
-    {{ alias }}.source_file,
-    {{ alias }}.load_id,
-    {{ alias }}.document_sha256
+    {{ alias }}.replicate_index
 {%- endmacro %}
 
 {#-

@@ -39,24 +39,12 @@
 {%- endmacro %}
 
 {#-
-  Text read as a boolean, NULL when it is none, as DuckDB's try_cast reads it: true, t, yes, y, 1 and false, f,
-  no, n, 0, in any case, nothing trimmed. Spark's cast would also accept them with spaces around (' true'),
-  so a log's " true" would be a boolean on one engine and invalid on the other.
--#}
-{% macro text_to_boolean(expr) -%}
-    {{ return(adapter.dispatch('text_to_boolean', 'evalhouse')(expr)) }}
-{%- endmacro %}
-{% macro default__text_to_boolean(expr) -%}try_cast({{ expr }} as boolean){%- endmacro %}
-{% macro spark__text_to_boolean(expr) -%}
-    case when lower({{ expr }}) in ('true', 't', 'yes', 'y', '1') then true
-        when lower({{ expr }}) in ('false', 'f', 'no', 'n', '0') then false end
-{%- endmacro %}
-
-{#-
   Text cast to a type named as DuckDB names it (integer, bigint, double, boolean, ...), NULL when it does not
   cast, as DuckDB's try_cast reads it, on every engine. Spark's own try_cast differs for integers (DuckDB reads
   '2.0', '2.5' and '1e3' as 2, 3 and 1000, rounding half away from zero; Spark's try_cast gives NULL) and for
-  booleans (text_to_boolean). What stays different: DuckDB also reads '1_000' and '0x10' as integers.
+  booleans (DuckDB reads true, t, yes, y, 1 and false, f, no, n, 0 in any case, nothing trimmed; Spark's cast
+  also trims, so a log's " true" would be a boolean on one engine and invalid on the other). What stays
+  different: DuckDB also reads '1_000' and '0x10' as integers.
 -#}
 {% macro try_cast_text(expr, type) -%}
     {{ return(adapter.dispatch('try_cast_text', 'evalhouse')(expr, type)) }}
@@ -67,7 +55,8 @@
     {%- if t in ('tinyint', 'smallint', 'integer', 'int', 'bigint') -%}
         coalesce(try_cast({{ expr }} as {{ t }}), try_cast(round(try_cast({{ expr }} as decimal(38, 9))) as {{ t }}))
     {%- elif t == 'boolean' -%}
-        {{ text_to_boolean(expr) }}
+        case when lower({{ expr }}) in ('true', 't', 'yes', 'y', '1') then true
+            when lower({{ expr }}) in ('false', 'f', 'no', 'n', '0') then false end
     {%- else -%}
         try_cast({{ expr }} as {{ engine_type(type) }})
     {%- endif -%}

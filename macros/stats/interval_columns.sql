@@ -84,3 +84,35 @@
     {{ ratio_fieller_bound(y, x, v_yy, v_xx, v_xy, n_clusters, 'high', crit=crit) }} as {{ prefix }}_ci_high,
     {{ ratio_ci_reason(y, x, v_xx, n_clusters, crit=crit) }} as {{ prefix }}_ci_reason
 {%- endmacro %}
+
+{#-
+  The ranking columns of one p-value within its multiplicity family, for the CTE before
+  p_adjusted_columns: <prefix>p_rank and <prefix>p_family_size (how many p-values of the family are
+  not NULL).
+-#}
+{% macro p_rank_columns(p, family, prefix='') -%}
+    {{ p_adjust_rank(p, [family]) }} as {{ prefix }}p_rank,
+    {{ p_family_size(p, [family]) }} as {{ prefix }}p_family_size
+{%- endmacro %}
+
+{#-
+  The column block of one paired test, read from the CTE `alias` that holds <diff>_mean, <diff>_se,
+  <test>arm_corr, <test>p_value and the p_rank_columns of that p-value (prefix <test>), and `family`:
+  <diff>_mean, <diff>_se, the paired_difference_columns of <diff>, <test>arm_corr (unless
+  arm_corr=false), <test>p_value, the family's count of p-values as `family_size_name` (default
+  <test>p_family_size) and the p_adjusted_columns (<test>p_holm, <test>p_bh).
+-#}
+{% macro paired_test_columns(alias, diff, n_clusters, n_pairs, test='', family_size_name=none, arm_corr=true,
+                             lower=-1, upper=1) -%}
+    cast({{ alias }}.{{ diff }}_mean as double) as {{ diff }}_mean,
+    cast({{ alias }}.{{ diff }}_se as double) as {{ diff }}_se,
+    {{ paired_difference_columns(diff, alias ~ '.' ~ diff ~ '_mean', alias ~ '.' ~ diff ~ '_se', n_clusters, n_pairs,
+                                 lower=lower, upper=upper) }},
+    {%- if arm_corr %}
+    cast({{ alias }}.{{ test }}arm_corr as double) as {{ test }}arm_corr,
+    {%- endif %}
+    cast({{ alias }}.{{ test }}p_value as double) as {{ test }}p_value,
+    cast({{ alias }}.{{ test }}p_family_size as bigint) as {{ family_size_name or test ~ 'p_family_size' }},
+    {{ p_adjusted_columns(alias ~ '.' ~ test ~ 'p_value', alias ~ '.' ~ test ~ 'p_rank',
+                          alias ~ '.' ~ test ~ 'p_family_size', alias ~ '.family', prefix=test) }}
+{%- endmacro %}

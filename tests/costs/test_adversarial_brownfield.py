@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import FIXTURES, evalhouse_cli, query
+from helpers import FIXTURES, evalhouse_cli, query, status_after_planting
 
 ADVERSARIAL = FIXTURES / "brownfield" / "adversarial"
 
@@ -50,3 +50,16 @@ def test_floats_and_words_are_typed_as_duckdb_reads_them(built):
                          "from staging.stg_big__runs where source_file like '%adversarial%' and scenario_id in ('B8', 'B10')"))
     assert got == {"B8": "{'difficulty': 2, 'calls': 2, 'with_brain': true, 'with_plan': NULL}",
                    "B10": "{'difficulty': 2, 'calls': 1000, 'with_brain': true, 'with_plan': false}"}
+
+
+def test_r12_fires_when_a_cost_total_with_stamped_records_loses_its_range(built, tmp_path):
+    """R12's negative control for cost totals: only a total of unstamped records may lack a stamp range."""
+    db, _ = built
+    assert query(db, "select count(*) from marts.costs_repriced_totals where n_unstamped > 0 and n_unstamped < n_records "
+                     "and first_stamp is not null")[0][0] > 0        # the plant below has rows to hit
+    plant = ("update marts.costs_repriced_totals set first_stamp = null "
+             "where n_unstamped > 0 and n_unstamped < n_records")
+    assert status_after_planting(db, tmp_path, plant, "r12_rate_rows_have_stamp_range") == "fail"
+    # and the exemption is exactly that: the totals of unstamped records alone pass with no range
+    assert query(db, "select count(*) from marts.costs_repriced_totals where n_unstamped = n_records "
+                     "and first_stamp is null")[0][0] > 0

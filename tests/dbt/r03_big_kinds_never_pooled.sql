@@ -47,10 +47,7 @@ select
 from rate_rows
 left join runs
     on
-        rate_rows.kind is not distinct from runs.kind
-        and rate_rows.model is not distinct from runs.model
-        and rate_rows.with_brain is not distinct from runs.with_brain
-        and rate_rows.with_plan is not distinct from runs.with_plan
+        {{ same_keys('rate_rows', 'runs', [], null_safe=['kind', 'model', 'with_brain', 'with_plan']) }}
 where
     not rate_rows.kind_allowed
     or runs.n_runs is null

@@ -45,10 +45,7 @@ bad_counts as (
     from rate_rows
     left join counts
         on
-            rate_rows.kind is not distinct from counts.kind
-            and rate_rows.model is not distinct from counts.model
-            and rate_rows.with_brain is not distinct from counts.with_brain
-            and rate_rows.with_plan is not distinct from counts.with_plan
+            {{ same_keys('rate_rows', 'counts', [], null_safe=['kind', 'model', 'with_brain', 'with_plan']) }}
     where rate_rows.n_done_but_broke is distinct from counts.n_done_but_broke
 )
 

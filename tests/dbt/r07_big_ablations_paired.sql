@@ -49,11 +49,7 @@ expected as (
     from arms as a_on
     inner join arms as a_off
         on
-            a_on.ablation = a_off.ablation
-            and a_on.kind = a_off.kind
-            and a_on.model = a_off.model
-            and a_on.fixed_switch = a_off.fixed_switch
-            and a_on.scenario_id = a_off.scenario_id
+            {{ same_keys('a_on', 'a_off', ['ablation', 'kind', 'model', 'fixed_switch', 'scenario_id']) }}
             and a_on.arm
             and not a_off.arm
     group by a_on.ablation, a_on.kind, a_on.model, a_on.fixed_switch
@@ -83,10 +79,7 @@ select
 from actual
 full outer join expected
     on
-        actual.ablation = expected.ablation
-        and actual.kind = expected.kind
-        and actual.model = expected.model
-        and actual.fixed_switch = expected.fixed_switch
+        {{ same_keys('actual', 'expected', ['ablation', 'kind', 'model', 'fixed_switch']) }}
 where
     actual.ablation is null
     or expected.ablation is null

@@ -22,10 +22,7 @@ select
 from recomputed as r
 full outer join {{ ref('matrix_pass_rates') }} as m
     on
-        r.cell = m.cell
-        and r.type = m.type
-        and r.evidence_class = m.evidence_class
-        and r.difficulty is not distinct from m.difficulty
+        {{ same_keys('r', 'm', ['cell', 'type', 'evidence_class'], null_safe=['difficulty']) }}
 where
     r.cell is null
     or m.cell is null

@@ -12,12 +12,7 @@ where
     {%- if m == 'costs_repriced_totals' %}
     -- a cost total keeps every record, stamped or not: one whose records all lack a valid stamp (each one a
     -- data-quality finding) covers no instant, and its range is NULL; with any stamped record it must have one
-    and exists (
-        select 1 from {{ ref('fct_costs_repriced') }} as c
-        where
-            c.source_family = r.source_family and c.model is not distinct from r.model
-            and c.stamp is not null
-    )
+    and r.n_unstamped < r.n_records
     {%- endif %}
 {%- if not loop.last %}
 union all

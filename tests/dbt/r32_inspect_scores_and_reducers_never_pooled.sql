@@ -51,8 +51,5 @@ select
 from rows_ as r
 left join stated as s
     on
-        r.source_file = s.source_file
-        and r.score_name = s.score_name
-        and r.scorer = s.scorer
-        and r.reducer is not distinct from s.reducer
+        {{ same_keys('r', 's', ['source_file', 'score_name', 'scorer'], null_safe=['reducer']) }}
 where s.source_file is null or r.counts_more_than_attempted

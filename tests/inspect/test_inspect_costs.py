@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from evalhouse.cli import main
-from helpers import FIXTURES, PROJECT_DIR, dbt, fresh_db, query, run_results, status_after_planting
+from helpers import FIXTURES, PROJECT_DIR, load_and_build, query, run_results, status_after_planting
 from test_inspect_metrics import _members
 
 XDIST_GROUP = "inspect_costs"      # its own xdist group: it builds its own warehouse (tests/conftest.py)
@@ -62,11 +61,7 @@ def spend_oracle(path: Path) -> dict[tuple[str, str | None, str], dict[str, int]
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("inspect_costs")
-    db = fresh_db(tmp / "w.duckdb")
-    assert main(["load", str(LOGS), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", *SELECT, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
-        tmp / "target")
-    return db, tmp
+    return load_and_build(LOGS, tmp, SELECT), tmp
 
 
 def _logs():
@@ -131,10 +126,7 @@ def test_old_versions_counted_cache_reads_in_input_tokens(tmp_path, version, inc
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "old.json").write_text(json.dumps(obj))
-    db = fresh_db(tmp_path / "w.duckdb")
-    assert main(["load", str(logs), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", "+inspect_spend", "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"],
-        db, tmp_path / "target")
+    db = load_and_build(logs, tmp_path, ["+inspect_spend"])
     stated = obj["stats"]["model_usage"]["openai/gpt-4.1-mini"]
     (flag, u, cr, o, cost) = query(db, "select input_includes_cache_read, uncached_input_tokens, cache_read_tokens, "
                                        "output_tokens, cost_usd_priced from marts.inspect_spend where spend_kind = 'agent'")[0]
@@ -227,12 +219,7 @@ REFERENCE = Path(os.environ.get("EVALHOUSE_INSPECT_REFERENCE", FIXTURES / "inspe
 def reference_build(request, tmp_path_factory):
     if REF_LOGS.resolve() == LOGS.resolve():
         return request.getfixturevalue("built")[0]
-    tmp = tmp_path_factory.mktemp("inspect_reference")
-    db = fresh_db(tmp / "w.duckdb")
-    assert main(["load", str(REF_LOGS), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", *SELECT, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
-        tmp / "target")
-    return db
+    return load_and_build(REF_LOGS, tmp_path_factory.mktemp("inspect_reference"), SELECT)
 
 
 def _reference_logs(db) -> list[tuple[str, dict]]:

@@ -16,7 +16,7 @@ import pytest
 import zstandard
 
 from evalhouse.cli import main
-from helpers import FIXTURES, dbt, fresh_db, query, run_results, status_after_planting
+from helpers import FIXTURES, dbt, fresh_db, load_and_build, query, run_results, status_after_planting
 
 LOGS = FIXTURES / "inspect"
 SELECT = ["+inspect_metrics", "+inspect_model_pairs", "+int_dq__inspect_r28_stored_metric_disagrees"]
@@ -98,11 +98,7 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("inspect")
-    db = fresh_db(tmp / "w.duckdb")
-    assert main(["load", str(LOGS), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", *SELECT, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
-        tmp / "target")
-    return db, tmp
+    return load_and_build(LOGS, tmp, SELECT), tmp
 
 
 def test_every_stored_metric_is_recomputed_exactly(built):
@@ -154,10 +150,7 @@ def test_r28_negative_control_a_tampered_stored_metric_is_a_finding(tmp_path):
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "tampered.json").write_text(json.dumps(obj))
-    db = fresh_db(tmp_path / "w.duckdb")
-    assert main(["load", str(logs), "--db", str(db), "--quiet"]) == 0
-    dbt(["build", "--select", *SELECT, "--indirect-selection", "cautious", "--exclude-resource-type", "unit_test"], db,
-        tmp_path / "target", check=False)
+    db = load_and_build(logs, tmp_path, SELECT, check=False)
     res = run_results(tmp_path / "target")
     assert res["r28_inspect_stored_metrics_agree"]["status"] == "warn"
     (detail,) = query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")[0]

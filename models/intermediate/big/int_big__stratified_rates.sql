@@ -93,10 +93,7 @@ strata_spelled as (
     from strata as st
     left join spellings as sp
         on
-            st.kind = sp.kind
-            and st.model is not distinct from sp.model
-            and st.with_brain is not distinct from sp.with_brain
-            and st.with_plan is not distinct from sp.with_plan
+            {{ same_keys('st', 'sp', ['kind'], null_safe=['model', 'with_brain', 'with_plan']) }}
 )
 
 select

@@ -42,10 +42,7 @@ paired as (
     from stored as s
     full outer join recomputed as c
         on
-            s.run_id = c.run_id
-            and s.variant_id = c.variant_id
-            and s.task_id = c.task_id
-            and s.score_rank = c.score_rank
+            {{ same_keys('s', 'c', ['run_id', 'variant_id', 'task_id', 'score_rank']) }}
 )
 
 select

@@ -156,8 +156,7 @@ replicates as (
     from unioned as u
     left join variant_regimes as vr
         on
-            u.run_dir = vr.run_dir
-            and u.variant_id = vr.variant_id
+            {{ same_keys('u', 'vr', ['run_dir', 'variant_id']) }}
     left join {{ ref('final_status_categories') }} as s
         on u.final_status = s.final_status
 ),

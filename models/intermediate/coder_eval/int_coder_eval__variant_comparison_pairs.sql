@@ -44,9 +44,7 @@ arms as (
     from folds as f
     inner join strata as s
         on
-            f.run_id = s.run_id
-            and f.variant_id = s.variant_id
-            and f.system_prompt_regime is not distinct from s.system_prompt_regime
+            {{ same_keys('f', 's', ['run_id', 'variant_id'], null_safe=['system_prompt_regime']) }}
     left join variant_order as o
         on f.run_id = o.run_id and f.variant_id = o.variant_id
     where f.n_graded > 0
@@ -75,9 +73,7 @@ select
 from arms as a
 inner join arms as b
     on
-        a.run_id = b.run_id
-        and a.system_prompt_regime is not distinct from b.system_prompt_regime
-        and a.task_id = b.task_id
+        {{ same_keys('a', 'b', ['run_id', 'task_id'], null_safe=['system_prompt_regime']) }}
         and (
             coalesce(a.variant_position, 1000000) < coalesce(b.variant_position, 1000000)
             or (

@@ -4,33 +4,26 @@
   tasks_failed. These files count folded tasks (variant / experiment) or dataset rows (suite), so they are
   checked against their own totals, not against run.json (that is R21 / R24).
 -#}
+{%- set summaries = [
+    ('variant.json', ref('stg_coder_eval__variants')),
+    ('experiment.json variant_aggregates', ref('stg_coder_eval__experiment_variant_aggregates'))
+] %}
 with variants as (
-    select
-        source_file,
-        'variant.json' as doc,
-        variant_id as label,
-        tasks_run,
-        tasks_succeeded,
-        tasks_failed,
-        tasks_error,
-        tasks_not_graded,
-        tasks_token_budget_exceeded,
-        tasks_cost_budget_exceeded
-    from {{ ref('stg_coder_eval__variants') }}
-    union all
-    select
-        source_file,
-        'experiment.json variant_aggregates' as doc,
-        variant_id as label,
-        tasks_run,
-        tasks_succeeded,
-        tasks_failed,
-        tasks_error,
-        tasks_not_graded,
-        tasks_token_budget_exceeded,
-        tasks_cost_budget_exceeded
-    from {{ ref('stg_coder_eval__experiment_variant_aggregates') }}
-    union all
+    {%- for doc, relation in summaries %}
+        select
+            source_file,
+            '{{ doc }}' as doc,
+            variant_id as label,
+            tasks_run,
+            tasks_succeeded,
+            tasks_failed,
+            tasks_error,
+            tasks_not_graded,
+            tasks_token_budget_exceeded,
+            tasks_cost_budget_exceeded
+        from {{ relation }}
+        union all
+    {%- endfor %}
     select
         source_file,
         'suite.json' as doc,

@@ -29,15 +29,10 @@ checks as (
             end,
             {%- for col in ['tasks_run', 'tasks_succeeded', 'tasks_failed', 'tasks_error', 'tasks_not_graded',
                             'tasks_token_budget_exceeded', 'tasks_cost_budget_exceeded'] %}
-                case when r.{{ col }} is distinct from coalesce(c.{{ col }}, 0)
-                        then '{{ col }} stored ' || coalesce(cast(r.{{ col }} as {{ dbt.type_string() }}), 'null')
-                            || ' vs recomputed ' || coalesce(cast(c.{{ col }} as {{ dbt.type_string() }}), '0')
-                end,
+                {{ stored_vs_recomputed(col, 'r.' ~ col, 'coalesce(c.' ~ col ~ ', 0)') }},
             {%- endfor %}
-            case when r.has_tasks_measured and r.tasks_measured is distinct from coalesce(c.tasks_measured, 0)
-                    then 'tasks_measured stored ' || cast(r.tasks_measured as {{ dbt.type_string() }})
-                        || ' vs recomputed ' || coalesce(cast(c.tasks_measured as {{ dbt.type_string() }}), '0')
-            end
+            {{ stored_vs_recomputed('tasks_measured', 'r.tasks_measured', 'coalesce(c.tasks_measured, 0)',
+                                    when='r.has_tasks_measured') }}
         ) as detail
     from runs as r
     left join recomputed as c

@@ -17,18 +17,12 @@ checks as (
         r.source_file,
         concat_ws(
             '; ',
-            case when r.has_pass_rate_stored and r.pass_rate_stored is distinct from s.pass_rate
-                    then 'pass_rate stored ' || coalesce({{ number_text('r.pass_rate_stored') }}, 'null')
-                        || ' vs recomputed ' || coalesce({{ number_text('s.pass_rate') }}, 'null')
-            end,
-            case when r.has_error_share_stored and r.error_share_stored is distinct from s.error_share
-                    then 'error_share stored ' || coalesce({{ number_text('r.error_share_stored') }}, 'null')
-                        || ' vs recomputed ' || coalesce({{ number_text('s.error_share') }}, 'null')
-            end,
-            case when r.tasks_graded_stored is not null and r.tasks_graded_stored is distinct from s.tasks_graded
-                    then 'tasks_graded stored ' || cast(r.tasks_graded_stored as {{ dbt.type_string() }})
-                        || ' vs recomputed ' || coalesce(cast(s.tasks_graded as {{ dbt.type_string() }}), 'null')
-            end
+            {{ stored_vs_recomputed('pass_rate', 'r.pass_rate_stored', 's.pass_rate', when='r.has_pass_rate_stored',
+                                    number=true) }},
+            {{ stored_vs_recomputed('error_share', 'r.error_share_stored', 's.error_share',
+                                    when='r.has_error_share_stored', number=true) }},
+            {{ stored_vs_recomputed('tasks_graded', 'r.tasks_graded_stored', 's.tasks_graded',
+                                    when='r.tasks_graded_stored is not null') }}
         ) as detail
     from runs as r
     left join summaries as s

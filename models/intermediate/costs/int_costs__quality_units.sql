@@ -104,5 +104,4 @@ select
 from units as u
 left join unit_costs as uc
     on
-        u.source_family = uc.source_family
-        and u.unit_key = uc.unit_key
+        {{ same_keys('u', 'uc', ['source_family', 'unit_key']) }}

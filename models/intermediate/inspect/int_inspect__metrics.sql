@@ -41,7 +41,4 @@ select
 from stored as s
 left join recomputed as r
     on
-        s.source_file = r.source_file
-        and s.score_name = r.score_name
-        and s.scorer = r.scorer
-        and s.reducer is not distinct from r.reducer
+        {{ same_keys('s', 'r', ['source_file', 'score_name', 'scorer'], null_safe=['reducer']) }}

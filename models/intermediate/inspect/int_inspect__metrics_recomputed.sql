@@ -80,7 +80,4 @@ select
 from summed as s
 inner join spread as d
     on
-        s.source_file = d.source_file
-        and s.score_name = d.score_name
-        and s.scorer = d.scorer
-        and s.reducer is not distinct from d.reducer
+        {{ same_keys('s', 'd', ['source_file', 'score_name', 'scorer'], null_safe=['reducer']) }}

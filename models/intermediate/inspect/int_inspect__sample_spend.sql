@@ -118,9 +118,7 @@ residuals as (
     inner join logs as l on u.source_file = l.source_file
     left join role_totals as t
         on
-            u.source_file = t.source_file
-            and u.sample_id = t.sample_id
-            and u.epoch = t.epoch
+            {{ same_keys('u', 't', ['source_file', 'sample_id', 'epoch']) }}
             and u.usage_key = t.model_raw
     left join sample_has_roles as h
         on u.source_file = h.source_file and u.sample_id = h.sample_id and u.epoch = h.epoch

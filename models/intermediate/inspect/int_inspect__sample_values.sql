@@ -81,8 +81,7 @@ from attempted as a
 inner join scores as k on a.source_file = k.source_file
 left join metadata as md
     on
-        a.source_file = md.source_file
-        and a.sample_id = md.sample_id
+        {{ same_keys('a', 'md', ['source_file', 'sample_id']) }}
         and k.cluster_key = md.metadata_key
 left join values_by_score as v
     on

@@ -96,20 +96,11 @@ pairs as (
         arm_off.n_runs as n_runs_off,
         coalesce(arm_on.change_assertions_total, 0) + coalesce(arm_off.change_assertions_total, 0)
             as change_assertions_total,
-        least(arm_on.first_stamp, arm_off.first_stamp) as first_stamp,
-        greatest(arm_on.last_stamp, arm_off.last_stamp) as last_stamp,
-        arm_on.first_stamp as first_stamp_on,
-        arm_on.last_stamp as last_stamp_on,
-        arm_off.first_stamp as first_stamp_off,
-        arm_off.last_stamp as last_stamp_off
+        {{ arm_stamps('arm_on', 'arm_off', '_on', '_off') }}
     from arms as arm_on
     inner join arms as arm_off
         on
-            arm_on.ablation = arm_off.ablation
-            and arm_on.kind = arm_off.kind
-            and arm_on.model = arm_off.model
-            and arm_on.other_switch_value = arm_off.other_switch_value
-            and arm_on.scenario_id = arm_off.scenario_id
+            {{ same_keys('arm_on', 'arm_off', ['ablation', 'kind', 'model', 'other_switch_value', 'scenario_id']) }}
     where arm_on.arm_on and not arm_off.arm_on
 ),
 
@@ -172,12 +163,7 @@ pair_stats as (
         avg(case when cost_diff is not null then cost_off end) as cost_mean_off,
         avg(cost_diff) as cost_diff_mean,
         {{ arm_corr('cost_on', 'cost_off') }} as cost_arm_corr,
-        min(first_stamp) as first_stamp,
-        max(last_stamp) as last_stamp,
-        min(first_stamp_on) as first_stamp_on,
-        max(last_stamp_on) as last_stamp_on,
-        min(first_stamp_off) as first_stamp_off,
-        max(last_stamp_off) as last_stamp_off
+        {{ arm_stamp_ranges(none, '_on', '_off') }}
     from pairs
     group by ablation, kind, model, other_switch_value
 ),
@@ -200,18 +186,14 @@ tested as (
     from pair_stats as ps
     inner join cluster_stats as cs
         on
-            ps.ablation = cs.ablation
-            and ps.kind = cs.kind
-            and ps.model = cs.model
-            and ps.other_switch_value = cs.other_switch_value
+            {{ same_keys('ps', 'cs', ['ablation', 'kind', 'model', 'other_switch_value']) }}
 ),
 
 ranked as (
     select
         t.*,
         {%- for m in ['change', 'regress', 'cost'] %}
-            {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
-            {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size,
+            {{ p_rank_columns('t.' ~ m ~ '_p_value', 't.family', prefix=m ~ '_') }},
         {%- endfor %}
         count(*) over (partition by t.family) as family_size
     from tested as t
@@ -236,21 +218,8 @@ select
         cast(ps.n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,
         cast(ps.{{ m }}_mean_on as double) as {{ m }}_mean_on,
         cast(ps.{{ m }}_mean_off as double) as {{ m }}_mean_off,
-        cast(ps.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
-        cast(ps.{{ m }}_diff_se as double) as {{ m }}_diff_se,
-        {{ paired_difference_columns(m ~ '_diff', 'ps.' ~ m ~ '_diff_mean', 'ps.' ~ m ~ '_diff_se',
-                                     'ps.n_' ~ m ~ '_clusters', 'ps.n_' ~ m ~ '_pairs',
-                                     lower=(-1 if bound else none), upper=bound) }},
-        cast(ps.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
-        cast(ps.{{ m }}_p_value as double) as {{ m }}_p_value,
-        cast(ps.{{ m }}_family_size as bigint) as {{ m }}_family_size,
-        {{ p_adjusted_columns('ps.' ~ m ~ '_p_value', 'ps.' ~ m ~ '_p_rank', 'ps.' ~ m ~ '_family_size',
-                              'ps.family', prefix=m ~ '_') }},
+        {{ paired_test_columns('ps', m ~ '_diff', 'ps.n_' ~ m ~ '_clusters', 'ps.n_' ~ m ~ '_pairs', test=m ~ '_',
+                               family_size_name=m ~ '_family_size', lower=(-1 if bound else none), upper=bound) }},
     {%- endfor %}
-    cast(ps.first_stamp_on as {{ type_timestamptz() }}) as first_stamp_on,
-    cast(ps.last_stamp_on as {{ type_timestamptz() }}) as last_stamp_on,
-    cast(ps.first_stamp_off as {{ type_timestamptz() }}) as first_stamp_off,
-    cast(ps.last_stamp_off as {{ type_timestamptz() }}) as last_stamp_off,
-    cast(ps.first_stamp as {{ type_timestamptz() }}) as first_stamp,
-    cast(ps.last_stamp as {{ type_timestamptz() }}) as last_stamp
+    {{ arm_stamp_columns('ps', '_on', '_off') }}
 from ranked as ps

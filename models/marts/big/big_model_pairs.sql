@@ -52,17 +52,11 @@ pairs as (
         a.n_runs as n_runs_a,
         b.n_runs as n_runs_b,
         coalesce(a.change_assertions_total, 0) + coalesce(b.change_assertions_total, 0) as change_assertions_total,
-        a.first_stamp as first_stamp_a,
-        a.last_stamp as last_stamp_a,
-        b.first_stamp as first_stamp_b,
-        b.last_stamp as last_stamp_b
+        {{ arm_stamps('a', 'b') }}
     from arms as a
     inner join arms as b
         on
-            a.kind = b.kind
-            and a.with_brain = b.with_brain
-            and a.with_plan = b.with_plan
-            and a.scenario_id = b.scenario_id
+            {{ same_keys('a', 'b', ['kind', 'with_brain', 'with_plan', 'scenario_id']) }}
             and a.model < b.model
 ),
 
@@ -85,10 +79,7 @@ compared as (
             {{ cluster_se(m ~ '_diff', '1') }} as {{ m }}_diff_se,
             {{ arm_corr(m ~ '_a', m ~ '_b') }} as {{ m }}_arm_corr,
         {%- endfor %}
-        min(first_stamp_a) as first_stamp_a,
-        max(last_stamp_a) as last_stamp_a,
-        min(first_stamp_b) as first_stamp_b,
-        max(last_stamp_b) as last_stamp_b
+        {{ arm_stamp_ranges(none) }}
     from pairs
     group by kind, with_brain, with_plan, model_a, model_b
 ),
@@ -107,8 +98,7 @@ ranked as (
     select
         t.*,
         {%- for m in ['change', 'regress'] %}
-            {{ p_adjust_rank('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_p_rank,
-            {{ p_family_size('t.' ~ m ~ '_p_value', ['t.family']) }} as {{ m }}_family_size,
+            {{ p_rank_columns('t.' ~ m ~ '_p_value', 't.family', prefix=m ~ '_') }},
         {%- endfor %}
         count(*) over (partition by t.family) as family_size
     from tested as t
@@ -130,20 +120,8 @@ select
         cast(r.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
         cast(r.{{ m }}_mean_a as double) as {{ m }}_mean_a,
         cast(r.{{ m }}_mean_b as double) as {{ m }}_mean_b,
-        cast(r.{{ m }}_diff_mean as double) as {{ m }}_diff_mean,
-        cast(r.{{ m }}_diff_se as double) as {{ m }}_diff_se,
-        {{ paired_difference_columns(m ~ '_diff', 'r.' ~ m ~ '_diff_mean', 'r.' ~ m ~ '_diff_se',
-                                     'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs') }},
-        cast(r.{{ m }}_arm_corr as double) as {{ m }}_arm_corr,
-        cast(r.{{ m }}_p_value as double) as {{ m }}_p_value,
-        cast(r.{{ m }}_family_size as bigint) as {{ m }}_family_size,
-        {{ p_adjusted_columns('r.' ~ m ~ '_p_value', 'r.' ~ m ~ '_p_rank', 'r.' ~ m ~ '_family_size',
-                              'r.family', prefix=m ~ '_') }},
+        {{ paired_test_columns('r', m ~ '_diff', 'r.n_' ~ m ~ '_pairs', 'r.n_' ~ m ~ '_pairs', test=m ~ '_',
+                               family_size_name=m ~ '_family_size') }},
     {%- endfor %}
-    cast(r.first_stamp_a as {{ type_timestamptz() }}) as first_stamp_a,
-    cast(r.last_stamp_a as {{ type_timestamptz() }}) as last_stamp_a,
-    cast(r.first_stamp_b as {{ type_timestamptz() }}) as first_stamp_b,
-    cast(r.last_stamp_b as {{ type_timestamptz() }}) as last_stamp_b,
-    cast(least(r.first_stamp_a, r.first_stamp_b) as {{ type_timestamptz() }}) as first_stamp,
-    cast(greatest(r.last_stamp_a, r.last_stamp_b) as {{ type_timestamptz() }}) as last_stamp
+    {{ arm_stamp_columns('r') }}
 from ranked as r

@@ -114,8 +114,4 @@ select
 from stats as s
 left join clustered as c
     on
-        s.run_id is not distinct from c.run_id
-        and s.run_dir is not distinct from c.run_dir
-        and s.variant_id is not distinct from c.variant_id
-        and s.result_phase is not distinct from c.result_phase
-        and s.criterion_type is not distinct from c.criterion_type
+        {{ same_keys('s', 'c', [], null_safe=['run_id', 'run_dir', 'variant_id', 'result_phase', 'criterion_type']) }}

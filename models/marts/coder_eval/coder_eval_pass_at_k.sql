@@ -50,9 +50,7 @@ per_task as (
     from folds as f
     inner join ks as k
         on
-            f.run_id = k.run_id
-            and f.variant_id = k.variant_id
-            and f.system_prompt_regime is not distinct from k.system_prompt_regime
+            {{ same_keys('f', 'k', ['run_id', 'variant_id'], null_safe=['system_prompt_regime']) }}
             and f.n_graded >= k.k
 ),
 

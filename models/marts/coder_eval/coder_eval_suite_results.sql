@@ -81,8 +81,7 @@ checks as (
     from {{ ref('stg_coder_eval__suite_threshold_checks') }} as t
     left join metrics as m
         on
-            t.source_file = m.source_file
-            and t.aggregate_position = m.aggregate_position
+            {{ same_keys('t', 'm', ['source_file', 'aggregate_position']) }}
             and t.metric = m.metric_name
 ),
 
@@ -122,9 +121,7 @@ suite_rows as (
             and coalesce(s.suite_id, s.dir_suite_id) = r.suite_id
     left join clustered as k
         on
-            r.run_id = k.run_id
-            and r.variant_id = k.variant_id
-            and r.suite_id = k.suite_id
+            {{ same_keys('r', 'k', ['run_id', 'variant_id', 'suite_id']) }}
 ),
 
 rated as (

@@ -60,12 +60,9 @@ ranked as (
     select
         t.*,
         count(*) over (partition by t.family) as family_size,
-        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
-        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size,
-        {{ p_adjust_rank('t.pass_fraction_p_value', ['t.family']) }} as pass_fraction_p_rank,
-        {{ p_family_size('t.pass_fraction_p_value', ['t.family']) }} as pass_fraction_family_size,
-        {{ p_adjust_rank('t.mcnemar_p', ['t.family']) }} as mcnemar_p_rank,
-        {{ p_family_size('t.mcnemar_p', ['t.family']) }} as mcnemar_family_size
+        {{ p_rank_columns('t.p_value', 't.family') }},
+        {{ p_rank_columns('t.pass_fraction_p_value', 't.family', prefix='pass_fraction_') }},
+        {{ p_rank_columns('t.mcnemar_p', 't.family', prefix='mcnemar_') }}
     from tested as t
 )
 
@@ -90,21 +87,15 @@ select
     {{ p_adjusted_columns('c.p_value', 'c.p_rank', 'c.p_family_size', 'c.family') }},
     c.pass_fraction_mean_a,
     c.pass_fraction_mean_b,
-    c.pass_fraction_diff_mean,
-    c.pass_fraction_diff_se,
-    {{ paired_difference_columns('pass_fraction_diff', 'c.pass_fraction_diff_mean', 'c.pass_fraction_diff_se', 'c.n_pairs',
-                                 'c.n_pairs') }},
-    c.pass_fraction_p_value,
-    cast(c.pass_fraction_family_size as bigint) as pass_fraction_family_size,
-    {{ p_adjusted_columns('c.pass_fraction_p_value', 'c.pass_fraction_p_rank', 'c.pass_fraction_family_size', 'c.family',
-                          prefix='pass_fraction_') }},
+    {{ paired_test_columns('c', 'pass_fraction_diff', 'c.n_pairs', 'c.n_pairs', test='pass_fraction_',
+                           family_size_name='pass_fraction_family_size', arm_corr=false) }},
     cast(c.n_both_passed as bigint) as n_both_passed,
     cast(c.n_both_failed as bigint) as n_both_failed,
     cast(c.n_only_a_passed as bigint) as n_only_a_passed,
     cast(c.n_only_b_passed as bigint) as n_only_b_passed,
     c.mcnemar_p,
     c.mcnemar_p as all_replicates_pass_mcnemar_p,
-    {{ p_holm('c.mcnemar_p', 'c.mcnemar_p_rank', 'c.mcnemar_family_size', ['c.family']) }} as all_replicates_pass_mcnemar_p_holm,
+    {{ p_holm('c.mcnemar_p', 'c.mcnemar_p_rank', 'c.mcnemar_p_family_size', ['c.family']) }} as all_replicates_pass_mcnemar_p_holm,
     c.first_started_at_a as first_stamp_a,
     c.last_started_at_a as last_stamp_a,
     c.first_started_at_b as first_stamp_b,

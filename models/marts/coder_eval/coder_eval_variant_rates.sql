@@ -63,9 +63,7 @@ rated as (
     from strata as s
     left join clustered as c
         on
-            s.run_id = c.run_id
-            and s.variant_id = c.variant_id
-            and s.system_prompt_regime is not distinct from c.system_prompt_regime
+            {{ same_keys('s', 'c', ['run_id', 'variant_id'], null_safe=['system_prompt_regime']) }}
 ),
 
 final as (

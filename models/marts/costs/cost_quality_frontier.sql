@@ -123,9 +123,7 @@ measured as (
     from ratio_vars as r
     inner join arm_facts as f
         on
-            r.source_family = f.source_family
-            and r.stratum = f.stratum
-            and r.arm = f.arm
+            {{ same_keys('r', 'f', ['source_family', 'stratum', 'arm']) }}
 ),
 
 -- every (arm, rival) of one stratum, both with a complete cost: is the rival better on both axes?
@@ -147,8 +145,7 @@ rivals as (
     from measured as m
     inner join measured as o
         on
-            m.source_family = o.source_family
-            and m.stratum = o.stratum
+            {{ same_keys('m', 'o', ['source_family', 'stratum']) }}
             and m.arm <> o.arm
             and o.cost_complete
     where m.cost_complete
@@ -176,6 +173,4 @@ select
 from measured as m
 left join dominance as d
     on
-        m.source_family = d.source_family
-        and m.stratum = d.stratum
-        and m.arm = d.arm
+        {{ same_keys('m', 'd', ['source_family', 'stratum', 'arm']) }}

@@ -2,7 +2,8 @@
   Cost totals per (source_family, model): logged, repriced and best-known sums. A total that includes an
   unpriced record is flagged cost_complete = false and is a floor, not a bill (R13); the best-known total
   says the same in cost_best_complete and how much of it rests on each basis. Carries the stamp range and
-  the range of price-table dates it was computed from (R12).
+  the range of price-table dates it was computed from (R12), and how many of its records have no valid stamp
+  (n_unstamped: each one a data-quality finding); when all of them lack one, the range is NULL.
 -#}
 select
     c.source_family,
@@ -27,6 +28,7 @@ select
     max(c.rate_row_date) as rate_row_last_date,
     min(c.price_table_date) as price_table_first_date,
     max(c.price_table_date) as price_table_last_date,
+    count(*) filter (where c.stamp is null) as n_unstamped,
     min(c.stamp) as first_stamp,
     max(c.stamp) as last_stamp
 from {{ ref('fct_costs_repriced') }} as c

@@ -47,12 +47,8 @@ pairs as (
     from arms as a
     inner join arms as b
         on
-            a.task = b.task
-            and a.task_args_json is not distinct from b.task_args_json
-            and a.score_name = b.score_name
-            and a.scorer = b.scorer
-            and a.reducer is not distinct from b.reducer
-            and a.sample_id = b.sample_id
+            {{ same_keys('a', 'b', ['task', 'score_name', 'scorer', 'sample_id'],
+                         null_safe=['task_args_json', 'reducer']) }}
             and (a.model < b.model or (a.model = b.model and a.source_file < b.source_file))
 ),
 
@@ -131,11 +127,7 @@ tested as (
     from compared as c
     inner join correlated as k
         on
-            c.source_file_a = k.source_file_a
-            and c.source_file_b = k.source_file_b
-            and c.score_name = k.score_name
-            and c.scorer = k.scorer
-            and c.reducer is not distinct from k.reducer
+            {{ same_keys('c', 'k', ['source_file_a', 'source_file_b', 'score_name', 'scorer'], null_safe=['reducer']) }}
     -- only identical sample sets (R30): both logs attempted exactly the samples compared
     where c.n_pairs = c.n_samples_a and c.n_pairs = c.n_samples_b
 ),
@@ -144,8 +136,7 @@ ranked as (
     select
         t.*,
         count(*) over (partition by t.family) as family_size,
-        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
-        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size
+        {{ p_rank_columns('t.p_value', 't.family') }}
     from tested as t
 )
 
@@ -165,15 +156,9 @@ select
     cast(r.n_samples_b as bigint) as n_samples_b,
     r.value_mean_a,
     r.value_mean_b,
-    r.value_diff_mean,
-    r.value_diff_se,
-    {{ paired_difference_columns('value_diff', 'r.value_diff_mean', 'r.value_diff_se', 'r.n_clusters', 'r.n_pairs') }},
-    r.arm_corr,
     cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
-    r.p_value,
-    cast(r.p_family_size as bigint) as p_family_size,
-    {{ p_adjusted_columns('r.p_value', 'r.p_rank', 'r.p_family_size', 'r.family') }},
+    {{ paired_test_columns('r', 'value_diff', 'r.n_clusters', 'r.n_pairs') }},
     r.created_at_a,
     r.created_at_b
 from ranked as r

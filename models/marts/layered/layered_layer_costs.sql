@@ -141,13 +141,7 @@ select
 from grouped as g
 left join clustered as k
     on
-        g.pipeline is not distinct from k.pipeline
-        and g.measurement is not distinct from k.measurement
-        and g.layer is not distinct from k.layer
-        and g.model is not distinct from k.model
+        {{ same_keys('g', 'k', [], null_safe=['pipeline', 'measurement', 'layer', 'model']) }}
 left join spellings as sp
     on
-        g.pipeline is not distinct from sp.pipeline
-        and g.measurement is not distinct from sp.measurement
-        and g.layer is not distinct from sp.layer
-        and g.model is not distinct from sp.model
+        {{ same_keys('g', 'sp', [], null_safe=['pipeline', 'measurement', 'layer', 'model']) }}

@@ -31,10 +31,7 @@ pairs as (
         b.accuracy - a.accuracy as accuracy_diff,
         a.n_routed as n_routed_a,
         b.n_routed as n_routed_b,
-        a.first_stamp as first_stamp_a,
-        a.last_stamp as last_stamp_a,
-        b.first_stamp as first_stamp_b,
-        b.last_stamp as last_stamp_b
+        {{ arm_stamps('a', 'b') }}
     from arms as a
     inner join arms as b
         on a.task_id = b.task_id and a.l1 < b.l1
@@ -52,10 +49,7 @@ compared as (
         avg(p.accuracy_diff) as accuracy_diff_mean,
         {{ cluster_se('p.accuracy_diff', '1') }} as accuracy_diff_se,
         {{ arm_corr('p.accuracy_a', 'p.accuracy_b') }} as arm_corr,
-        min(p.first_stamp_a) as first_stamp_a,
-        max(p.last_stamp_a) as last_stamp_a,
-        min(p.first_stamp_b) as first_stamp_b,
-        max(p.last_stamp_b) as last_stamp_b
+        {{ arm_stamp_ranges('p') }}
     from pairs as p
     group by p.l1_a, p.l1_b
 ),
@@ -72,8 +66,7 @@ ranked as (
     select
         t.*,
         count(*) over (partition by t.family) as family_size,
-        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
-        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size
+        {{ p_rank_columns('t.p_value', 't.family') }}
     from tested as t
 )
 
@@ -85,19 +78,8 @@ select
     cast(r.n_routed_b as bigint) as n_routed_b,
     r.accuracy_mean_a,
     r.accuracy_mean_b,
-    r.accuracy_diff_mean,
-    r.accuracy_diff_se,
-    {{ paired_difference_columns('accuracy_diff', 'r.accuracy_diff_mean', 'r.accuracy_diff_se', 'r.n_pairs', 'r.n_pairs') }},
-    r.arm_corr,
     cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
-    r.p_value,
-    cast(r.p_family_size as bigint) as p_family_size,
-    {{ p_adjusted_columns('r.p_value', 'r.p_rank', 'r.p_family_size', 'r.family') }},
-    r.first_stamp_a,
-    r.last_stamp_a,
-    r.first_stamp_b,
-    r.last_stamp_b,
-    least(r.first_stamp_a, r.first_stamp_b) as first_stamp,
-    greatest(r.last_stamp_a, r.last_stamp_b) as last_stamp
+    {{ paired_test_columns('r', 'accuracy_diff', 'r.n_pairs', 'r.n_pairs') }},
+    {{ arm_stamp_columns('r') }}
 from ranked as r

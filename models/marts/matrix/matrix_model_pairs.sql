@@ -36,16 +36,11 @@ pairs as (
         b.pass_fraction - a.pass_fraction as pass_fraction_diff,
         a.n_turns as n_turns_a,
         b.n_turns as n_turns_b,
-        a.first_stamp as first_stamp_a,
-        a.last_stamp as last_stamp_a,
-        b.first_stamp as first_stamp_b,
-        b.last_stamp as last_stamp_b
+        {{ arm_stamps('a', 'b') }}
     from arms as a
     inner join arms as b
         on
-            a.turn_type = b.turn_type
-            and a.evidence_class = b.evidence_class
-            and a.script = b.script
+            {{ same_keys('a', 'b', ['turn_type', 'evidence_class', 'script']) }}
             and a.cell < b.cell
 ),
 
@@ -63,10 +58,7 @@ compared as (
         avg(p.pass_fraction_diff) as pass_rate_diff_mean,
         {{ cluster_se('p.pass_fraction_diff', '1') }} as pass_rate_diff_se,
         {{ arm_corr('p.pass_fraction_a', 'p.pass_fraction_b') }} as arm_corr,
-        min(p.first_stamp_a) as first_stamp_a,
-        max(p.last_stamp_a) as last_stamp_a,
-        min(p.first_stamp_b) as first_stamp_b,
-        max(p.last_stamp_b) as last_stamp_b
+        {{ arm_stamp_ranges('p') }}
     from pairs as p
     group by p.turn_type, p.evidence_class, p.cell_a, p.cell_b
 ),
@@ -83,8 +75,7 @@ ranked as (
     select
         t.*,
         count(*) over (partition by t.family) as family_size,
-        {{ p_adjust_rank('t.p_value', ['t.family']) }} as p_rank,
-        {{ p_family_size('t.p_value', ['t.family']) }} as p_family_size
+        {{ p_rank_columns('t.p_value', 't.family') }}
     from tested as t
 )
 
@@ -98,19 +89,8 @@ select
     cast(r.n_turns_b as bigint) as n_turns_b,
     r.pass_rate_a,
     r.pass_rate_b,
-    r.pass_rate_diff_mean,
-    r.pass_rate_diff_se,
-    {{ paired_difference_columns('pass_rate_diff', 'r.pass_rate_diff_mean', 'r.pass_rate_diff_se', 'r.n_pairs', 'r.n_pairs') }},
-    r.arm_corr,
     cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
-    r.p_value,
-    cast(r.p_family_size as bigint) as p_family_size,
-    {{ p_adjusted_columns('r.p_value', 'r.p_rank', 'r.p_family_size', 'r.family') }},
-    r.first_stamp_a,
-    r.last_stamp_a,
-    r.first_stamp_b,
-    r.last_stamp_b,
-    least(r.first_stamp_a, r.first_stamp_b) as first_stamp,
-    greatest(r.last_stamp_a, r.last_stamp_b) as last_stamp
+    {{ paired_test_columns('r', 'pass_rate_diff', 'r.n_pairs', 'r.n_pairs') }},
+    {{ arm_stamp_columns('r') }}
 from ranked as r

@@ -4,11 +4,7 @@ with source as (
 )
 
 select
-    d.run_dir,
-    d.run_id,
-    d.variant_id,
-    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-    d.replicate_index,
+    {{ coder_eval_task_doc_replicate('d') }},
     c.position as criterion_index,
     {{ json_text('c.value', '$.type') }} as criterion_type,
     {{ json_text('c.value', '$.description') }} as criterion_description,
@@ -16,8 +12,6 @@ select
     {{ coder_eval_typed('c.value', '$.pass_threshold', 'double') }} as pass_threshold,
     {{ json_text('c.value', '$.model') }} as judge_model,
     {{ json_fragment('c.value', '$.suite_thresholds') }} as suite_thresholds_json,
-    d.source_file,
-    d.load_id,
-    d.document_sha256
+    {{ coder_eval_provenance('d') }}
 from source as d
 {{ json_each('d.document', '$.task_config.resolved.success_criteria', 'c') }}

@@ -3,11 +3,7 @@ with source as (
 )
 
 select
-    d.run_dir,
-    d.run_id,
-    d.variant_id,
-    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-    d.replicate_index,
+    {{ coder_eval_task_doc_replicate('d') }},
     {{ coder_eval_is_object('d.document', '$.early_stop') }} as stopped_early,
     {{ json_text('d.document', '$.early_stop.reason') }} as early_stop_reason,
     {{ json_text('d.document', '$.early_stop.deciding_criterion_type') }} as deciding_criterion_type,
@@ -20,8 +16,6 @@ select
     case when {{ coder_eval_is_object('d.document', '$.early_stop') }}
             then coalesce({{ coder_eval_typed('d.document', '$.early_stop.gate_threshold', 'double') }}, 1.0)
     end as gate_threshold,
-    d.source_file,
-    d.load_id,
-    d.document_sha256
+    {{ coder_eval_provenance('d') }}
 from source as d
 where {{ coder_eval_is_object('d.document', '$.early_stop') }}

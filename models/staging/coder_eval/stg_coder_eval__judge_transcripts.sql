@@ -20,7 +20,5 @@ select
     {{ json_text('d.document', '$.judge_system_prompt') }} as judge_system_prompt,
     {{ json_text('d.document', '$.judge_prompt') }} as judge_prompt,
     {{ json_text('d.document', '$.raw_verdict') }} as raw_verdict,
-    d.source_file,
-    d.load_id,
-    d.document_sha256
+    {{ coder_eval_provenance('d') }}
 from source as d

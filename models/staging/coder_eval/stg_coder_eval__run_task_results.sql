@@ -6,9 +6,7 @@ rows_ as (
     select
         d.run_dir,
         d.run_id,
-        d.source_file,
-        d.load_id,
-        d.document_sha256,
+        {{ coder_eval_provenance('d') }},
         r.position as row_index,
         r.value as row_json
     from source as d

@@ -8,8 +8,6 @@ select
     s.position as skipped_index,
     {{ json_text('s.value', '$.path') }} as skipped_path,
     {{ json_text('s.value', '$.reason') }} as skipped_reason,
-    d.source_file,
-    d.load_id,
-    d.document_sha256
+    {{ coder_eval_provenance('d') }}
 from source as d
 {{ json_each('d.document', '$.skipped_tasks', 's') }}

@@ -6,15 +6,13 @@
     ('support', '$.support', 'bigint')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
+with aggregates as (
+    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
 )
 
 select
-    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
-    ca.position as aggregate_position,
+    {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},
     pl.position,
     {{ coder_eval_typed_block('pl.value', fields) }}
-from source as d
-{{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
-{{ json_each('ca.value', '$.details.per_label', 'pl') }}
+from aggregates as a
+{{ json_each('a.aggregate_json', '$.details.per_label', 'pl') }}

@@ -4,15 +4,13 @@
     ('pair_count', '$.count', 'bigint')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
+with aggregates as (
+    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
 )
 
 select
-    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
-    ca.position as aggregate_position,
+    {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},
     cf.position,
     {{ coder_eval_typed_block('cf.value', fields) }}
-from source as d
-{{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
-{{ json_each('ca.value', '$.details.confusion', 'cf') }}
+from aggregates as a
+{{ json_each('a.aggregate_json', '$.details.confusion', 'cf') }}

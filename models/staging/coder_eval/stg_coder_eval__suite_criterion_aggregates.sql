@@ -10,14 +10,12 @@
     ('total_pairs', '$.details.total_pairs', 'bigint')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
+with aggregates as (
+    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
 )
 
 select
-    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
-    ca.position as aggregate_position,
-    {{ json_array_length('ca.value', '$.threshold_checks') }} as n_threshold_checks,
-    {{ coder_eval_typed_block('ca.value', fields) }}
-from source as d
-{{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
+    {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},
+    {{ json_array_length('a.aggregate_json', '$.threshold_checks') }} as n_threshold_checks,
+    {{ coder_eval_typed_block('a.aggregate_json', fields) }}
+from aggregates as a

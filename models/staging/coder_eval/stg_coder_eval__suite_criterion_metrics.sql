@@ -2,17 +2,15 @@
     ('metric_value', '$', 'double')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
+with aggregates as (
+    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
 )
 
 select
-    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
-    ca.position as aggregate_position,
+    {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},
     m.key as metric_name,
     m.position,
-    {{ json_text('ca.value', '$.criterion_type') }} as criterion_type,
+    a.criterion_type,
     {{ coder_eval_typed_block('m.value', fields) }}
-from source as d
-{{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
-{{ json_each_entry('ca.value', '$.metrics', 'm') }}
+from aggregates as a
+{{ json_each_entry('a.aggregate_json', '$.metrics', 'm') }}

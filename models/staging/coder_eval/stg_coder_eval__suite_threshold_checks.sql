@@ -5,17 +5,15 @@
     ('passed_stored', '$.passed', 'boolean')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
+with aggregates as (
+    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
 )
 
 select
-    {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},
-    ca.position as aggregate_position,
+    {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},
     tc.position,
-    {{ json_text('ca.value', '$.criterion_type') }} as criterion_type,
-    {{ json_text('ca.value', '$.description') }} as criterion_description,
+    a.criterion_type,
+    a.criterion_description,
     {{ coder_eval_typed_block('tc.value', fields) }}
-from source as d
-{{ json_each('d.document', '$.criterion_aggregates', 'ca') }}
-{{ json_each('ca.value', '$.threshold_checks', 'tc') }}
+from aggregates as a
+{{ json_each('a.aggregate_json', '$.threshold_checks', 'tc') }}

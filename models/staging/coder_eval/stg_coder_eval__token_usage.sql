@@ -19,19 +19,13 @@ criteria as (
 )
 
 select
-    d.run_dir,
-    d.run_id,
-    d.variant_id,
-    coalesce({{ json_text('d.document', '$.task_id') }}, d.task_id) as task_id,
-    d.replicate_index,
+    {{ coder_eval_task_doc_replicate('d') }},
     'replicate_total' as usage_scope,
     cast(null as bigint) as iteration_index,
     cast(null as {{ dbt.type_string() }}) as result_phase,
     cast(null as bigint) as criterion_index,
     {{ coder_eval_token_usage_columns('d.document', '$.total_token_usage', '') }},
-    d.source_file,
-    d.load_id,
-    d.document_sha256
+    {{ coder_eval_provenance('d') }}
 from source as d
 where {{ coder_eval_is_object('d.document', '$.total_token_usage') }}
 union all

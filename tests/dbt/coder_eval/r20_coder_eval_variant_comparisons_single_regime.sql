@@ -21,9 +21,7 @@ common as (
     from arm_tasks as a
     inner join arm_tasks as b
         on
-            a.run_id = b.run_id
-            and a.system_prompt_regime is not distinct from b.system_prompt_regime
-            and a.task_id = b.task_id
+            {{ same_keys('a', 'b', ['run_id', 'task_id'], null_safe=['system_prompt_regime']) }}
             and a.variant_id <> b.variant_id
     group by a.run_id, a.system_prompt_regime, a.variant_id, b.variant_id
 ),
@@ -46,10 +44,7 @@ select
 from mart as m
 left join common as k
     on
-        m.run_id = k.run_id
-        and m.system_prompt_regime is not distinct from k.system_prompt_regime
-        and m.variant_a = k.variant_a
-        and m.variant_b = k.variant_b
+        {{ same_keys('m', 'k', ['run_id', 'variant_a', 'variant_b'], null_safe=['system_prompt_regime']) }}
 where
     k.run_id is null
     or m.n_pairs > k.n_common_tasks

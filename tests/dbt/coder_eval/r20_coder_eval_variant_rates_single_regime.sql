@@ -30,9 +30,7 @@ select
 from mart as m
 full outer join strata as s
     on
-        m.run_id = s.run_id
-        and m.variant_id = s.variant_id
-        and m.system_prompt_regime is not distinct from s.system_prompt_regime
+        {{ same_keys('m', 's', ['run_id', 'variant_id'], null_safe=['system_prompt_regime']) }}
 where
     m.run_id is null
     or s.run_id is null

@@ -39,9 +39,7 @@ select
 from {{ ref('coder_eval_variant_rates') }} as v
 inner join expected as e
     on
-        v.run_id = e.run_id
-        and v.variant_id = e.variant_id
-        and v.system_prompt_regime is not distinct from e.system_prompt_regime
+        {{ same_keys('v', 'e', ['run_id', 'variant_id'], null_safe=['system_prompt_regime']) }}
 where
     not coalesce({{ coder_eval_variant_same('v.pass_rate', 'case when not e.nothing_measured then e.replicate_rate end') }}, false)
     or not coalesce({{ coder_eval_variant_same('v.task_pass_rate', 'case when not e.nothing_measured then e.task_rate end') }}, false)
