@@ -8,58 +8,25 @@ with m as (
     select * from {{ ref('int_layered__measurements') }}
 ),
 
+-- l1, l2, l3: the model in that layer; total: the whole pipeline (no one model)
 layers as (
-    select
-        m.measurement_key,
-        m.pipeline,
-        m.task_id,
-        m.measurement,
-        'l1' as layer,
-        m.l1 as model,
-        m.l1_cost as cost_usd_logged,
-        m.l1_latency as latency_s,
-        m.stamp
-    from m
-    where m.l1_cost is not null or m.l1_latency is not null
-    union all
-    select
-        m.measurement_key,
-        m.pipeline,
-        m.task_id,
-        m.measurement,
-        'l2' as layer,
-        m.l2 as model,
-        m.l2_cost as cost_usd_logged,
-        m.l2_latency as latency_s,
-        m.stamp
-    from m
-    where m.l2_cost is not null or m.l2_latency is not null
-    union all
-    select
-        m.measurement_key,
-        m.pipeline,
-        m.task_id,
-        m.measurement,
-        'l3' as layer,
-        m.l3 as model,
-        m.l3_cost as cost_usd_logged,
-        m.l3_latency as latency_s,
-        m.stamp
-    from m
-    where m.l3_cost is not null or m.l3_latency is not null
-    union all
-    select
-        m.measurement_key,
-        m.pipeline,
-        m.task_id,
-        m.measurement,
-        'total' as layer,
-        cast(null as {{ dbt.type_string() }}) as model,
-        m.total_cost as cost_usd_logged,
-        m.total_latency as latency_s,
-        m.stamp
-    from m
-    where m.total_cost is not null or m.total_latency is not null
+    {%- for layer in ['l1', 'l2', 'l3', 'total'] %}
+        select
+            m.measurement_key,
+            m.pipeline,
+            m.task_id,
+            m.measurement,
+            '{{ layer }}' as layer,
+            {{ 'cast(null as ' ~ dbt.type_string() ~ ')' if layer == 'total' else 'm.' ~ layer }} as model,
+            m.{{ layer }}_cost as cost_usd_logged,
+            m.{{ layer }}_latency as latency_s,
+            m.stamp
+        from m
+        where m.{{ layer }}_cost is not null or m.{{ layer }}_latency is not null
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 ),
 
 -- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it

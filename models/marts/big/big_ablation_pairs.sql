@@ -40,40 +40,29 @@ runs as (
         on s.run_key = rc.unit_key
 ),
 
+-- one arm per (ablation switch, its value) and value of the other switch
 arms as (
-    select
-        'with_brain' as ablation,
-        kind,
-        model,
-        with_plan as other_switch_value,
-        scenario_id,
-        with_brain as arm_on,
-        avg(change) as change_arm,
-        avg(regress) as regress_arm,
-        case when count(cost) = count(*) then avg(cost) end as cost_arm,
-        count(*) as n_runs,
-        sum(change_assertions_total) as change_assertions_total,
-        min(stamp) as first_stamp,
-        max(stamp) as last_stamp
-    from runs
-    group by kind, model, with_plan, scenario_id, with_brain
-    union all
-    select
-        'with_plan' as ablation,
-        kind,
-        model,
-        with_brain as other_switch_value,
-        scenario_id,
-        with_plan as arm_on,
-        avg(change) as change_arm,
-        avg(regress) as regress_arm,
-        case when count(cost) = count(*) then avg(cost) end as cost_arm,
-        count(*) as n_runs,
-        sum(change_assertions_total) as change_assertions_total,
-        min(stamp) as first_stamp,
-        max(stamp) as last_stamp
-    from runs
-    group by kind, model, with_brain, scenario_id, with_plan
+    {%- for switch, other in [('with_brain', 'with_plan'), ('with_plan', 'with_brain')] %}
+        select
+            '{{ switch }}' as ablation,
+            kind,
+            model,
+            {{ other }} as other_switch_value,
+            scenario_id,
+            {{ switch }} as arm_on,
+            avg(change) as change_arm,
+            avg(regress) as regress_arm,
+            case when count(cost) = count(*) then avg(cost) end as cost_arm,
+            count(*) as n_runs,
+            sum(change_assertions_total) as change_assertions_total,
+            min(stamp) as first_stamp,
+            max(stamp) as last_stamp
+        from runs
+        group by kind, model, {{ other }}, scenario_id, {{ switch }}
+        {%- if not loop.last %}
+            union all
+        {%- endif %}
+    {%- endfor %}
 ),
 
 pairs as (
