@@ -13,6 +13,9 @@
   is input_tokens, less the cache reads where this inspect_ai version and provider counted them in it
   (inspect_token_conventions); total_tokens and total_cost as the log states them.
 -#}
+{%- set token_buckets = ['input_tokens', 'output_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens'] %}
+{%- set usage_columns = token_buckets + ['reasoning_tokens', 'total_cost_usd_logged'] %}
+
 with usage as (
     select * from {{ ref('stg_inspect__sample_usage') }}
 ),
@@ -48,13 +51,9 @@ roles as (
         u.usage_key as role,
         case when u.usage_key = 'grader' then 'judge' else 'role' end as spend_kind,
         d.role_model as model_raw,
-        u.input_tokens,
-        u.output_tokens,
-        u.total_tokens,
-        u.cache_read_tokens,
-        u.cache_write_tokens,
-        u.reasoning_tokens,
-        u.total_cost_usd_logged
+        {%- for c in usage_columns %}
+            u.{{ c }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
     from usage as u
     left join declared_roles as d
         on u.source_file = d.source_file and u.usage_key = d.role and d.pick = 1
@@ -67,13 +66,9 @@ role_totals as (
         r.sample_id,
         r.epoch,
         r.model_raw,
-        sum(r.input_tokens) as input_tokens,
-        sum(r.output_tokens) as output_tokens,
-        sum(r.total_tokens) as total_tokens,
-        sum(r.cache_read_tokens) as cache_read_tokens,
-        sum(r.cache_write_tokens) as cache_write_tokens,
-        sum(r.reasoning_tokens) as reasoning_tokens,
-        sum(r.total_cost_usd_logged) as total_cost_usd_logged
+        {%- for c in usage_columns %}
+            sum(r.{{ c }}) as {{ c }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
     from roles as r
     group by r.source_file, r.sample_id, r.epoch, r.model_raw
 ),
@@ -107,13 +102,10 @@ residuals as (
             else 'agent'
         end as spend_kind,
         u.usage_key as model_raw,
-        u.input_tokens - coalesce(t.input_tokens, 0) as input_tokens,
-        u.output_tokens - coalesce(t.output_tokens, 0) as output_tokens,
-        u.total_tokens - coalesce(t.total_tokens, 0) as total_tokens,
-        u.cache_read_tokens - coalesce(t.cache_read_tokens, 0) as cache_read_tokens,
-        u.cache_write_tokens - coalesce(t.cache_write_tokens, 0) as cache_write_tokens,
-        u.reasoning_tokens - coalesce(t.reasoning_tokens, 0) as reasoning_tokens,
-        u.total_cost_usd_logged - coalesce(t.total_cost_usd_logged, 0) as total_cost_usd_logged
+        -- what the model's calls spent outside its roles
+        {%- for c in usage_columns %}
+            u.{{ c }} - coalesce(t.{{ c }}, 0) as {{ c }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
     from usage as u
     inner join logs as l on u.source_file = l.source_file
     left join role_totals as t
@@ -121,7 +113,7 @@ residuals as (
             {{ same_keys('u', 't', ['source_file', 'sample_id', 'epoch']) }}
             and u.usage_key = t.model_raw
     left join sample_has_roles as h
-        on u.source_file = h.source_file and u.sample_id = h.sample_id and u.epoch = h.epoch
+        on {{ same_keys('u', 'h', ['source_file', 'sample_id', 'epoch']) }}
     left join log_role_models as lm
         on u.source_file = lm.source_file and u.usage_key = lm.role_model
     where u.usage_scope = 'model'
@@ -131,12 +123,11 @@ spend as (
     select * from roles
     union all
     select * from residuals as r
+    -- a residual of no tokens at all is no row
     where
-        coalesce(r.input_tokens, 0) <> 0
-        or coalesce(r.output_tokens, 0) <> 0
-        or coalesce(r.total_tokens, 0) <> 0
-        or coalesce(r.cache_read_tokens, 0) <> 0
-        or coalesce(r.cache_write_tokens, 0) <> 0
+        {%- for c in token_buckets %}
+            {{ 'or ' if not loop.first }}coalesce(r.{{ c }}, 0) <> 0
+        {%- endfor %}
 ),
 
 conventioned as (
@@ -155,7 +146,7 @@ conventioned as (
     from spend as s
     inner join logs as l on s.source_file = l.source_file
     left join samples as smp
-        on s.source_file = smp.source_file and s.sample_id = smp.sample_id and s.epoch = smp.epoch
+        on {{ same_keys('s', 'smp', ['source_file', 'sample_id', 'epoch']) }}
     left join conventions as c
         on {{ split_part_text('s.model_raw', '/', 1) }} = c.provider
 ),

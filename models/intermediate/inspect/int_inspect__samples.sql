@@ -5,6 +5,10 @@
   anything else, each repriced against the rate card at the sample's start (int_costs__repriced), never the
   grader's spend counted as the model's (R33). A cost is NULL unless every record behind it is priced.
 -#}
+{%- set agent_token_columns = ['uncached_input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'output_tokens', 'total_tokens'] %}
+{#- each spend kind's cost, and the predicate on int_costs__repriced.spend_kind that selects its records #}
+{%- set spend_kinds = {'agent': "= 'agent'", 'judge': "= 'judge'", 'other': "not in ('agent', 'judge')"} %}
+
 with samples as (
     select * from {{ ref('stg_inspect__samples') }}
 ),
@@ -30,11 +34,9 @@ agent_tokens as (
         sp.source_file,
         sp.sample_id,
         sp.epoch,
-        sum(sp.uncached_input_tokens) as uncached_input_tokens,
-        sum(sp.cache_read_tokens) as cache_read_tokens,
-        sum(sp.cache_write_tokens) as cache_write_tokens,
-        sum(sp.output_tokens) as output_tokens,
-        sum(sp.total_tokens) as total_tokens
+        {%- for c in agent_token_columns %}
+            sum(sp.{{ c }}) as {{ c }}{% if not loop.last %},{% endif %}
+        {%- endfor %}
     from {{ ref('int_inspect__sample_spend') }} as sp
     where sp.spend_kind = 'agent'
     group by sp.source_file, sp.sample_id, sp.epoch
@@ -43,16 +45,11 @@ agent_tokens as (
 costs as (
     select
         c.unit_key,
-        count(*) as n_records,
-        sum(case when c.spend_kind = 'agent' and c.cost_usd_best is null then 1 else 0 end) as n_agent_unpriced,
-        sum(case when c.spend_kind = 'agent' then c.cost_usd_best end) as agent_cost_usd,
-        sum(case when c.spend_kind = 'judge' then 1 else 0 end) as n_judge_records,
-        sum(case when c.spend_kind = 'judge' and c.cost_usd_best is null then 1 else 0 end) as n_judge_unpriced,
-        sum(case when c.spend_kind = 'judge' then c.cost_usd_best end) as judge_cost_usd,
-        sum(case when c.spend_kind not in ('agent', 'judge') then 1 else 0 end) as n_other_records,
-        sum(case when c.spend_kind not in ('agent', 'judge') and c.cost_usd_best is null then 1 else 0 end)
-            as n_other_unpriced,
-        sum(case when c.spend_kind not in ('agent', 'judge') then c.cost_usd_best end) as other_cost_usd
+        {%- for kind, is_kind in spend_kinds.items() %}
+            sum(case when c.spend_kind {{ is_kind }} and c.cost_usd_best is null then 1 else 0 end) as n_{{ kind }}_unpriced,
+            sum(case when c.spend_kind {{ is_kind }} then c.cost_usd_best end) as {{ kind }}_cost_usd,
+        {%- endfor %}
+        count(*) as n_records
     from {{ ref('int_costs__repriced') }} as c
     where c.source_family = 'inspect'
     group by c.unit_key
@@ -78,24 +75,20 @@ select
     s.started_at,
     s.total_time_s,
     s.working_time_s,
-    cast(t.uncached_input_tokens as bigint) as agent_uncached_input_tokens,
-    cast(t.cache_read_tokens as bigint) as agent_cache_read_tokens,
-    cast(t.cache_write_tokens as bigint) as agent_cache_write_tokens,
-    cast(t.output_tokens as bigint) as agent_output_tokens,
-    cast(t.total_tokens as bigint) as agent_total_tokens,
+    {%- for c in agent_token_columns %}
+        cast(t.{{ c }} as bigint) as agent_{{ c }},
+    {%- endfor %}
     -- a sample with no usage recorded has an unknown cost, never 0
     c.n_records is not null as has_usage,
-    case when c.n_records > 0 and c.n_agent_unpriced = 0 then coalesce(c.agent_cost_usd, 0.0) end as agent_cost_usd,
-    case when c.n_records > 0 and c.n_judge_unpriced = 0 then coalesce(c.judge_cost_usd, 0.0) end as judge_cost_usd,
-    case when c.n_records > 0 and c.n_other_unpriced = 0 then coalesce(c.other_cost_usd, 0.0) end as other_cost_usd,
+    {%- for kind in spend_kinds %}
+        case when c.n_records > 0 and c.n_{{ kind }}_unpriced = 0 then coalesce(c.{{ kind }}_cost_usd, 0.0) end as {{ kind }}_cost_usd,
+    {%- endfor %}
     coalesce(c.n_records > 0 and c.n_agent_unpriced + c.n_judge_unpriced + c.n_other_unpriced = 0, false) as cost_complete,
     s.has_nonfinite_literals,
     s.load_id
 from samples as s
 inner join logs as l on s.source_file = l.source_file
-left join scores as sc
-    on s.source_file = sc.source_file and s.sample_id = sc.sample_id and s.epoch = sc.epoch
-left join agent_tokens as t
-    on s.source_file = t.source_file and s.sample_id = t.sample_id and s.epoch = t.epoch
+left join scores as sc on {{ same_keys('s', 'sc', ['source_file', 'sample_id', 'epoch']) }}
+left join agent_tokens as t on {{ same_keys('s', 't', ['source_file', 'sample_id', 'epoch']) }}
 left join costs as c
     on c.unit_key = s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as {{ dbt.type_string() }})

@@ -7,6 +7,11 @@
 -- R25: the DATASET ROW (task_id) is the cluster (its replicates are not independent): pass_rate has
 -- the clustered Wilson interval (design-effect n, t(C-1)); average_weighted_score a cluster-robust
 -- SE and a t(C-1) interval clipped to [0, 1].
+{#- SuiteRollup's stored counts, each recomputed from the replicates: rows_total counts them all, the others
+    count one status_category #}
+{%- set status_counts = {'rows_passed': 'succeeded', 'rows_failed': 'failed', 'rows_error': 'error', 'rows_not_graded': 'ungraded'} %}
+{%- set stored_counts = ['rows_total'] + (status_counts.keys() | list) %}
+
 with suites as (
     select * from {{ ref('stg_coder_eval__suites') }}
 ),
@@ -17,10 +22,9 @@ rows_recomputed as (
         r.variant_id,
         r.suite_id,
         count(*) as rows_total,
-        sum(case when r.status_category = 'succeeded' then 1 else 0 end) as rows_passed,
-        sum(case when r.status_category = 'failed' then 1 else 0 end) as rows_failed,
-        sum(case when r.status_category = 'error' then 1 else 0 end) as rows_error,
-        sum(case when r.status_category = 'ungraded' then 1 else 0 end) as rows_not_graded,
+        {%- for name, status in status_counts.items() %}
+            sum(case when r.status_category = '{{ status }}' then 1 else 0 end) as {{ name }},
+        {%- endfor %}
         sum(case when r.is_measured then 1 else 0 end) as rows_measured,
         avg(r.weighted_score) as average_weighted_score,
         count(distinct r.task_id) as n_dataset_rows,
@@ -91,21 +95,15 @@ suite_rows as (
         s.run_id,
         coalesce(s.variant_id, s.dir_variant_id) as variant_id,
         coalesce(s.suite_id, s.dir_suite_id) as suite_id,
-        s.rows_total as rows_total_stored,
-        s.rows_passed as rows_passed_stored,
-        s.rows_failed as rows_failed_stored,
-        s.rows_error as rows_error_stored,
-        s.rows_not_graded as rows_not_graded_stored,
+        {%- for c in stored_counts %}
+            s.{{ c }} as {{ c }}_stored,
+        {%- endfor %}
         s.pass_rate_stored,
         s.average_weighted_score as average_weighted_score_stored,
         s.passed as suite_passed_stored,
-        coalesce(r.rows_total, 0) as rows_total,
-        coalesce(r.rows_passed, 0) as rows_passed,
-        coalesce(r.rows_failed, 0) as rows_failed,
-        coalesce(r.rows_error, 0) as rows_error,
-        coalesce(r.rows_not_graded, 0) as rows_not_graded,
-        coalesce(r.rows_measured, 0) as rows_measured,
-        coalesce(r.n_dataset_rows, 0) as n_dataset_rows,
+        {%- for c in stored_counts + ['rows_measured', 'n_dataset_rows'] %}
+            coalesce(r.{{ c }}, 0) as {{ c }},
+        {%- endfor %}
         r.average_weighted_score,
         coalesce(k.n_clusters, 0) as n_clusters,
         k.average_weighted_score_se,
@@ -146,7 +144,7 @@ aggregate_pass as (
             as aggregate_passed
     from {{ ref('stg_coder_eval__suite_criterion_aggregates') }} as a
     left join checks as c
-        on a.source_file = c.source_file and a.aggregate_position = c.aggregate_position
+        on {{ same_keys('a', 'c', ['source_file', 'aggregate_position']) }}
     group by a.source_file, a.aggregate_position, a.error
 ),
 
@@ -163,22 +161,15 @@ select
     u.variant_id,
     u.suite_id,
     u.source_file,
-    cast(u.rows_total_stored as bigint) as rows_total_stored,
-    cast(u.rows_passed_stored as bigint) as rows_passed_stored,
-    cast(u.rows_failed_stored as bigint) as rows_failed_stored,
-    cast(u.rows_error_stored as bigint) as rows_error_stored,
-    cast(u.rows_not_graded_stored as bigint) as rows_not_graded_stored,
+    {%- for c in stored_counts %}
+        cast(u.{{ c }}_stored as bigint) as {{ c }}_stored,
+    {%- endfor %}
     u.pass_rate_stored,
     u.average_weighted_score_stored,
     u.suite_passed_stored,
-    cast(u.rows_total as bigint) as rows_total,
-    cast(u.rows_passed as bigint) as rows_passed,
-    cast(u.rows_failed as bigint) as rows_failed,
-    cast(u.rows_error as bigint) as rows_error,
-    cast(u.rows_not_graded as bigint) as rows_not_graded,
-    cast(u.rows_graded as bigint) as rows_graded,
-    cast(u.rows_measured as bigint) as rows_measured,
-    cast(u.n_dataset_rows as bigint) as n_dataset_rows,
+    {%- for c in stored_counts + ['rows_graded', 'rows_measured', 'n_dataset_rows'] %}
+        cast(u.{{ c }} as bigint) as {{ c }},
+    {%- endfor %}
     u.pass_rate,
     {{ clustered_rate_interval_columns('u.pass_rate', 'u.rows_passed', 'u.rows_graded', 'u.pass_rate_se',
                                        'u.n_pass_rate_clusters', 'pass_rate') }},

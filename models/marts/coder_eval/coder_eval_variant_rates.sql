@@ -1,5 +1,8 @@
 -- One row per (run, variant, system-prompt regime) at REPLICATE grain (R20: never pooled across
 -- regimes; R21: the task-grain rate lives in separately named task_* columns).
+{#- the replicate counts of a (run, variant, task, regime) fold, summed over the stratum's tasks #}
+{%- set replicate_counts = ['n_replicates', 'n_succeeded', 'n_failed', 'n_error', 'n_ungraded', 'n_graded', 'n_measured'] %}
+
 with folds as (
     select * from {{ ref('int_coder_eval__regime_task_folds') }}
 ),
@@ -23,13 +26,9 @@ strata as (
         f.run_id,
         f.variant_id,
         f.system_prompt_regime,
-        sum(f.n_replicates) as n_replicates,
-        sum(f.n_succeeded) as n_succeeded,
-        sum(f.n_failed) as n_failed,
-        sum(f.n_error) as n_error,
-        sum(f.n_ungraded) as n_ungraded,
-        sum(f.n_graded) as n_graded,
-        sum(f.n_measured) as n_measured,
+        {%- for c in replicate_counts %}
+            sum(f.{{ c }}) as {{ c }},
+        {%- endfor %}
         sum(f.graded_score_sum) as graded_score_sum,
         count(*) as n_tasks,
         sum(case when f.folded_category <> 'ungraded' then 1 else 0 end) as n_tasks_graded,
@@ -111,13 +110,9 @@ select
     f.run_id,
     f.variant_id,
     f.system_prompt_regime,
-    cast(f.n_replicates as bigint) as n_replicates,
-    cast(f.n_succeeded as bigint) as n_succeeded,
-    cast(f.n_failed as bigint) as n_failed,
-    cast(f.n_error as bigint) as n_error,
-    cast(f.n_ungraded as bigint) as n_ungraded,
-    cast(f.n_graded as bigint) as n_graded,
-    cast(f.n_measured as bigint) as n_measured,
+    {%- for c in replicate_counts %}
+        cast(f.{{ c }} as bigint) as {{ c }},
+    {%- endfor %}
     f.pass_rate,
     {{ clustered_rate_interval_columns('f.pass_rate', 'f.n_succeeded', 'f.n_graded', 'f.pass_rate_se', 'f.n_clusters',
                                        'pass_rate') }},
@@ -126,10 +121,9 @@ select
     f.average_score,
     {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score', 'f.n_clusters', 'f.n_graded') }},
     cast({{ ci_null_reason('f.average_score', 'f.n_clusters') }} as {{ dbt.type_string() }}) as average_score_ci_reason,
-    cast(f.n_clusters as bigint) as n_clusters,
-    cast(f.n_tasks as bigint) as n_tasks,
-    cast(f.n_tasks_graded as bigint) as n_tasks_graded,
-    cast(f.n_tasks_all_passed as bigint) as n_tasks_all_passed,
+    {%- for c in ['n_clusters', 'n_tasks', 'n_tasks_graded', 'n_tasks_all_passed'] %}
+        cast(f.{{ c }} as bigint) as {{ c }},
+    {%- endfor %}
     f.task_pass_rate,
     {{ rate_interval_columns('f.task_pass_rate', 'f.n_tasks_all_passed', 'f.n_tasks_graded', 'task_pass_rate') }},
     f.task_pass_rate as all_replicates_pass_rate,
@@ -143,9 +137,7 @@ select
     f.first_started_at as first_stamp,
     f.last_started_at as last_stamp
 from final as f
-inner join variant_regimes as g
-    on f.run_id = g.run_id and f.variant_id = g.variant_id
-left join variant_json as v
-    on f.run_id = v.run_id and f.variant_id = v.variant_id
+inner join variant_regimes as g on {{ same_keys('f', 'g', ['run_id', 'variant_id']) }}
+left join variant_json as v on {{ same_keys('f', 'v', ['run_id', 'variant_id']) }}
 left join staleness as st
     on v.source_file = st.source_file

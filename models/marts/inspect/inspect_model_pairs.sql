@@ -7,6 +7,10 @@
   interval, MDD, the paired t-test p-value on C - 1 degrees of freedom and Holm / BH within the family of all
   model pairs of one (task, score, reducer). Logs of other statuses, scorers and reducers are never pooled.
 -#}
+{#- one comparison: a pair of logs (model_a's first) on one (task, task arguments, score, reducer) #}
+{%- set comparison = ['task', 'task_args_json', 'score_name', 'scorer', 'reducer', 'model_a', 'model_b',
+                      'source_file_a', 'source_file_b'] %}
+
 with logs as (
     select * from {{ ref('int_inspect__logs') }}
     where status = 'success'
@@ -55,15 +59,7 @@ pairs as (
 -- one row per cluster of samples (a sample, or the samples sharing the declared cluster metadata value)
 clusters as (
     select
-        p.task,
-        p.task_args_json,
-        p.score_name,
-        p.scorer,
-        p.reducer,
-        p.model_a,
-        p.model_b,
-        p.source_file_a,
-        p.source_file_b,
+        {{ qualified('p', comparison) }},
         p.cluster_id,
         count(*) as n_pairs,
         sum(p.value_diff) as value_diff_sum,
@@ -74,9 +70,7 @@ clusters as (
         max(p.created_at_a) as created_at_a,
         max(p.created_at_b) as created_at_b
     from pairs as p
-    group by
-        p.task, p.task_args_json, p.score_name, p.scorer, p.reducer, p.model_a, p.model_b, p.source_file_a,
-        p.source_file_b, p.cluster_id
+    group by {{ qualified('p', comparison) }}, p.cluster_id
 ),
 
 correlated as (
@@ -93,15 +87,7 @@ correlated as (
 
 compared as (
     select
-        c.task,
-        c.task_args_json,
-        c.score_name,
-        c.scorer,
-        c.reducer,
-        c.model_a,
-        c.model_b,
-        c.source_file_a,
-        c.source_file_b,
+        {{ qualified('c', comparison) }},
         sum(c.n_pairs) as n_pairs,
         count(*) as n_clusters,
         max(c.n_samples_a) as n_samples_a,
@@ -113,9 +99,7 @@ compared as (
         max(c.created_at_a) as created_at_a,
         max(c.created_at_b) as created_at_b
     from clusters as c
-    group by
-        c.task, c.task_args_json, c.score_name, c.scorer, c.reducer, c.model_a, c.model_b, c.source_file_a,
-        c.source_file_b
+    group by {{ qualified('c', comparison) }}
 ),
 
 tested as (
@@ -141,19 +125,10 @@ ranked as (
 )
 
 select
-    r.task,
-    r.task_args_json,
-    r.score_name,
-    r.scorer,
-    r.reducer,
-    r.model_a,
-    r.model_b,
-    r.source_file_a,
-    r.source_file_b,
-    cast(r.n_pairs as bigint) as n_pairs,
-    cast(r.n_clusters as bigint) as n_clusters,
-    cast(r.n_samples_a as bigint) as n_samples_a,
-    cast(r.n_samples_b as bigint) as n_samples_b,
+    {{ qualified('r', comparison) }},
+    {%- for c in ['n_pairs', 'n_clusters', 'n_samples_a', 'n_samples_b'] %}
+        cast(r.{{ c }} as bigint) as {{ c }},
+    {%- endfor %}
     r.value_mean_a,
     r.value_mean_b,
     cast(r.family as {{ dbt.type_string() }}) as family,
