@@ -38,15 +38,15 @@ arms as (
         f.folded_score as score,
         f.all_replicates_passed as passed,
         cast(f.n_succeeded as double) / f.n_graded as pass_fraction,
-        f.first_started_at,
-        f.last_started_at,
+        f.first_started_at as first_stamp,
+        f.last_started_at as last_stamp,
         o.variant_position
     from folds as f
     inner join strata as s
         on
             {{ same_keys('f', 's', ['run_id', 'variant_id'], null_safe=['system_prompt_regime']) }}
     left join variant_order as o
-        on f.run_id = o.run_id and f.variant_id = o.variant_id
+        on {{ same_keys('f', 'o', ['run_id', 'variant_id']) }}
     where f.n_graded > 0
 )
 
@@ -64,12 +64,7 @@ select
     a.pass_fraction as pass_fraction_a,
     b.pass_fraction as pass_fraction_b,
     b.pass_fraction - a.pass_fraction as pass_fraction_difference,
-    least(a.first_started_at, b.first_started_at) as first_started_at,
-    greatest(a.last_started_at, b.last_started_at) as last_started_at,
-    a.first_started_at as first_started_at_a,
-    a.last_started_at as last_started_at_a,
-    b.first_started_at as first_started_at_b,
-    b.last_started_at as last_started_at_b
+    {{ arm_stamps('a', 'b') }}
 from arms as a
 inner join arms as b
     on

@@ -18,13 +18,9 @@ folded as (
         f.variant_id,
         f.task_id,
         cast(sum(f.n_replicates) as bigint) as n_replicates,
-        sum(f.n_graded) as n_graded,
-        sum(f.n_measured) as n_measured,
-        sum(f.n_succeeded) as n_succeeded,
-        sum(f.n_failed) as n_failed,
-        sum(f.n_error) as n_error,
-        sum(f.n_ungraded) as n_ungraded,
-        sum(f.graded_score_sum) as graded_score_sum,
+        {%- for c in ['n_graded', 'n_measured', 'n_succeeded', 'n_failed', 'n_error', 'n_ungraded', 'graded_score_sum'] %}
+            sum(f.{{ c }}) as {{ c }},
+        {%- endfor %}
         max(f.variant_folded_status) as folded_status,
         max(f.variant_folded_category) as folded_category,
         min(f.first_started_at) as first_started_at,

@@ -8,6 +8,8 @@
   task): the interval is the unit-range clustered-mean interval with t(C-1). At k = n for every task,
   pass^k is the all-replicates-pass rate (coder_eval_variant_rates.all_replicates_pass_rate).
 -#}
+{%- set stratum = ['run_id', 'variant_id', 'system_prompt_regime'] %}
+
 with folds as (
     select * from {{ ref('int_coder_eval__regime_task_folds') }}
     where n_graded > 0
@@ -15,11 +17,9 @@ with folds as (
 
 numbered as (
     select
-        r.run_id,
-        r.variant_id,
-        r.system_prompt_regime,
+        {{ qualified('r', stratum) }},
         row_number() over (
-            partition by r.run_id, r.variant_id, r.system_prompt_regime, r.task_id order by r.replicate_index
+            partition by {{ qualified('r', stratum) }}, r.task_id order by r.replicate_index
         ) as k
     from {{ ref('int_coder_eval__replicates') }} as r
     where r.is_graded
@@ -27,18 +27,14 @@ numbered as (
 
 ks as (
     select distinct
-        n.run_id,
-        n.variant_id,
-        n.system_prompt_regime,
+        {{ qualified('n', stratum) }},
         n.k
     from numbered as n
 ),
 
 per_task as (
     select
-        f.run_id,
-        f.variant_id,
-        f.system_prompt_regime,
+        {{ qualified('f', stratum) }},
         k.k,
         f.task_id,
         f.n_graded,
@@ -56,9 +52,7 @@ per_task as (
 
 strata as (
     select
-        p.run_id,
-        p.variant_id,
-        p.system_prompt_regime,
+        {{ qualified('p', stratum) }},
         p.k,
         count(*) as n_tasks,
         sum(p.n_graded) as n_graded,
@@ -69,13 +63,11 @@ strata as (
         min(p.first_started_at) as first_stamp,
         max(p.last_started_at) as last_stamp
     from per_task as p
-    group by p.run_id, p.variant_id, p.system_prompt_regime, p.k
+    group by {{ qualified('p', stratum) }}, p.k
 )
 
 select
-    s.run_id,
-    s.variant_id,
-    s.system_prompt_regime,
+    {{ qualified('s', stratum) }},
     cast(s.k as bigint) as k,
     cast(s.n_tasks as bigint) as n_tasks,
     cast(s.n_graded as bigint) as n_graded,

@@ -36,12 +36,7 @@ compared as (
         sum(case when not p.passed_a and not p.passed_b then 1 else 0 end) as n_both_failed,
         sum(case when p.passed_a and not p.passed_b then 1 else 0 end) as n_only_a_passed,
         sum(case when not p.passed_a and p.passed_b then 1 else 0 end) as n_only_b_passed,
-        min(p.first_started_at) as first_started_at,
-        max(p.last_started_at) as last_started_at,
-        min(p.first_started_at_a) as first_started_at_a,
-        max(p.last_started_at_a) as last_started_at_a,
-        min(p.first_started_at_b) as first_started_at_b,
-        max(p.last_started_at_b) as last_started_at_b
+        {{ arm_stamp_ranges('p') }}
     from pairs as p
     group by p.run_id, p.system_prompt_regime, p.variant_a, p.variant_b
 ),
@@ -89,19 +84,13 @@ select
     c.pass_fraction_mean_b,
     {{ paired_test_columns('c', 'pass_fraction_diff', 'c.n_pairs', 'c.n_pairs', test='pass_fraction_',
                            family_size_name='pass_fraction_family_size', arm_corr=false) }},
-    cast(c.n_both_passed as bigint) as n_both_passed,
-    cast(c.n_both_failed as bigint) as n_both_failed,
-    cast(c.n_only_a_passed as bigint) as n_only_a_passed,
-    cast(c.n_only_b_passed as bigint) as n_only_b_passed,
+    {%- for n in ['n_both_passed', 'n_both_failed', 'n_only_a_passed', 'n_only_b_passed'] %}
+        cast(c.{{ n }} as bigint) as {{ n }},
+    {%- endfor %}
     c.mcnemar_p,
     c.mcnemar_p as all_replicates_pass_mcnemar_p,
     {{ p_holm('c.mcnemar_p', 'c.mcnemar_p_rank', 'c.mcnemar_p_family_size', ['c.family']) }} as all_replicates_pass_mcnemar_p_holm,
-    c.first_started_at_a as first_stamp_a,
-    c.last_started_at_a as last_stamp_a,
-    c.first_started_at_b as first_stamp_b,
-    c.last_started_at_b as last_stamp_b,
-    c.first_started_at as first_stamp,
-    c.last_started_at as last_stamp
+    {{ arm_stamp_columns('c') }}
 from ranked as c
 left join experiments as x
     on c.run_id = x.run_id

@@ -12,6 +12,9 @@
     cost take part (is_dominated NULL otherwise). is_dominated_point is the point-estimate dominance a
     plot without intervals would show, for contrast.
 -#}
+{#- an arm of one comparable stratum: the grain of the frontier #}
+{%- set arm_key = ['source_family', 'stratum', 'arm'] %}
+
 with units as (
     select * from {{ ref('int_costs__quality_units') }}
 ),
@@ -19,9 +22,7 @@ with units as (
 -- one row per (arm, cluster): the cluster totals of the clustered SEs and of the ratio's variances
 clusters as (
     select
-        u.source_family,
-        u.stratum,
-        u.arm,
+        {{ qualified('u', arm_key) }},
         u.cluster_key,
         count(*) as n_units,
         count(u.is_success) as n_graded,
@@ -32,14 +33,12 @@ clusters as (
         sum(case when u.cost_known and u.is_success is not null then u.cost_usd_best end) as ratio_cost,
         count(case when u.cost_known and u.is_success then 1 end) as ratio_successes
     from units as u
-    group by u.source_family, u.stratum, u.arm, u.cluster_key
+    group by {{ qualified('u', arm_key) }}, u.cluster_key
 ),
 
 arms as (
     select
-        c.source_family,
-        c.stratum,
-        c.arm,
+        {{ qualified('c', arm_key) }},
         cast(sum(c.n_units) as bigint) as n_units,
         count(*) as n_clusters,
         cast(sum(c.n_graded) as bigint) as n_graded,
@@ -59,14 +58,12 @@ arms as (
         sum(cast(c.ratio_successes as double) * c.ratio_successes) as ratio_successes_sq,
         sum(c.ratio_cost * c.ratio_successes) as ratio_cross
     from clusters as c
-    group by c.source_family, c.stratum, c.arm
+    group by {{ qualified('c', arm_key) }}
 ),
 
 arm_facts as (
     select
-        u.source_family,
-        u.stratum,
-        u.arm,
+        {{ qualified('u', arm_key) }},
         min(u.model) as model,
         cast(sum(u.n_estimates) as bigint) as n_cost_estimates,
         min(u.rate_row_first_date) as rate_row_first_date,
@@ -74,7 +71,7 @@ arm_facts as (
         min(u.stamp) as first_stamp,
         max(u.stamp) as last_stamp
     from units as u
-    group by u.source_family, u.stratum, u.arm
+    group by {{ qualified('u', arm_key) }}
 ),
 
 ratio_vars as (
@@ -90,9 +87,7 @@ ratio_vars as (
 
 measured as (
     select
-        r.source_family,
-        r.stratum,
-        r.arm,
+        {{ qualified('r', arm_key) }},
         f.model,
         r.n_units,
         r.n_clusters,
@@ -123,15 +118,13 @@ measured as (
     from ratio_vars as r
     inner join arm_facts as f
         on
-            {{ same_keys('r', 'f', ['source_family', 'stratum', 'arm']) }}
+            {{ same_keys('r', 'f', arm_key) }}
 ),
 
 -- every (arm, rival) of one stratum, both with a complete cost: is the rival better on both axes?
 rivals as (
     select
-        m.source_family,
-        m.stratum,
-        m.arm,
+        {{ qualified('m', arm_key) }},
         o.arm as rival,
         coalesce(
             o.cost_usd_mean_ci_high < m.cost_usd_mean_ci_low and o.success_rate_ci_low > m.success_rate_ci_high, false
@@ -153,14 +146,12 @@ rivals as (
 
 dominance as (
     select
-        r.source_family,
-        r.stratum,
-        r.arm,
+        {{ qualified('r', arm_key) }},
         count(case when r.rival_dominates then 1 end) as n_dominating,
         {{ ordered_string_agg('case when r.rival_dominates then r.rival end', ', ', 'r.rival') }} as dominated_by,
         count(case when r.rival_dominates_point then 1 end) as n_dominating_point
     from rivals as r
-    group by r.source_family, r.stratum, r.arm
+    group by {{ qualified('r', arm_key) }}
 )
 
 select
@@ -173,4 +164,4 @@ select
 from measured as m
 left join dominance as d
     on
-        {{ same_keys('m', 'd', ['source_family', 'stratum', 'arm']) }}
+        {{ same_keys('m', 'd', arm_key) }}

@@ -7,6 +7,8 @@
   mean latency carry cluster-robust standard errors with the SCENARIO as the cluster (a row without a
   task_id is its own cluster) and t(C-1) 95% intervals, unclipped (unbounded quantities).
 -#}
+{%- set grain = ['pipeline', 'measurement', 'layer', 'model'] %}
+
 with layer_rows as (
     select * from {{ ref('int_layered__layer_costs') }}
 ),
@@ -33,39 +35,30 @@ joined as (
 -- one row per (group, scenario): the clusters of the clustered SEs
 scenario_clusters as (
     select
-        j.pipeline,
-        j.measurement,
-        j.layer,
-        j.model,
+        {{ qualified('j', grain) }},
         coalesce(j.task_id, j.measurement_key) as cluster_key,
         sum(j.cost_usd_logged) as cost_sum,
         count(j.cost_usd_logged) as cost_n,
         sum(j.latency_s) as latency_sum,
         count(j.latency_s) as latency_n
     from joined as j
-    group by j.pipeline, j.measurement, j.layer, j.model, coalesce(j.task_id, j.measurement_key)
+    group by {{ qualified('j', grain) }}, coalesce(j.task_id, j.measurement_key)
 ),
 
 clustered as (
     select
-        c.pipeline,
-        c.measurement,
-        c.layer,
-        c.model,
+        {{ qualified('c', grain) }},
         count(*) filter (where c.cost_n > 0) as n_cost_usd_logged_clusters,
         {{ cluster_se('c.cost_sum', 'c.cost_n') }} as cost_usd_logged_se,
         count(*) filter (where c.latency_n > 0) as n_latency_s_clusters,
         {{ cluster_se('c.latency_sum', 'c.latency_n') }} as latency_s_se
     from scenario_clusters as c
-    group by c.pipeline, c.measurement, c.layer, c.model
+    group by {{ qualified('c', grain) }}
 ),
 
 grouped as (
     select
-        j.pipeline,
-        j.measurement,
-        j.layer,
-        j.model,
+        {{ qualified('j', grain) }},
         count(*) as n_rows,
         count(j.cost_usd_logged) as n_cost_logged,
         sum(j.cost_usd_logged) as cost_usd_logged_total,
@@ -86,36 +79,27 @@ grouped as (
         min(j.stamp) as first_stamp,
         max(j.stamp) as last_stamp
     from joined as j
-    group by j.pipeline, j.measurement, j.layer, j.model
+    group by {{ qualified('j', grain) }}
 ),
 
 -- the logged spellings (routes) pooled under one normalised model id
 distinct_spellings as (
     select distinct
-        j.pipeline,
-        j.measurement,
-        j.layer,
-        j.model,
+        {{ qualified('j', grain) }},
         j.model_raw
     from joined as j
 ),
 
 spellings as (
     select
-        d.pipeline,
-        d.measurement,
-        d.layer,
-        d.model,
+        {{ qualified('d', grain) }},
         {{ ordered_string_agg('d.model_raw', ', ', 'd.model_raw') }} as model_raw_spellings
     from distinct_spellings as d
-    group by d.pipeline, d.measurement, d.layer, d.model
+    group by {{ qualified('d', grain) }}
 )
 
 select
-    g.pipeline,
-    g.measurement,
-    g.layer,
-    g.model,
+    {{ qualified('g', grain) }},
     g.n_rows,
     g.n_cost_logged,
     g.cost_usd_logged_total,
@@ -141,7 +125,7 @@ select
 from grouped as g
 left join clustered as k
     on
-        {{ same_keys('g', 'k', [], null_safe=['pipeline', 'measurement', 'layer', 'model']) }}
+        {{ same_keys('g', 'k', [], null_safe=grain) }}
 left join spellings as sp
     on
-        {{ same_keys('g', 'sp', [], null_safe=['pipeline', 'measurement', 'layer', 'model']) }}
+        {{ same_keys('g', 'sp', [], null_safe=grain) }}
