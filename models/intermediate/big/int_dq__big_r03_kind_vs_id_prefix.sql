@@ -10,10 +10,7 @@ runs as (
 )
 
 select
-    'R03' as rule_id,
-    'big' as source_family,
-    source_file,
-    source_line,
+    {{ dq_finding('R03', 'big') }},
     case
         when kind is null then 'kind is missing (id ' || coalesce(scenario_id, 'NULL') || ')'
         else 'kind ''' || kind_raw || ''' but id ''' || scenario_id || ''' implies ' || kind_from_id_prefix

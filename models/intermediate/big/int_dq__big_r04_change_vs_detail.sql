@@ -11,10 +11,7 @@ runs as (
 )
 
 select
-    'R04' as rule_id,
-    'big' as source_family,
-    source_file,
-    source_line,
+    {{ dq_finding('R04', 'big') }},
     case
         when coalesce(change_assertions_total, 0) = 0
             then 'change = ' || cast(change as {{ dbt.type_string() }}) || ' but change_detail has no assertions'

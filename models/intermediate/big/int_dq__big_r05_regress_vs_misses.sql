@@ -9,10 +9,7 @@ runs as (
 )
 
 select
-    'R05' as rule_id,
-    'big' as source_family,
-    source_file,
-    source_line,
+    {{ dq_finding('R05', 'big') }},
     case
         when regress_miss_count is null
             then 'regress = ' || cast(regress as {{ dbt.type_string() }}) || ' but regress_misses is absent'

@@ -10,10 +10,7 @@ runs as (
 )
 
 select
-    'R12' as rule_id,
-    'big' as source_family,
-    t.source_file,
-    t.source_line,
+    {{ dq_finding('R12', 'big', 't') }},
     {{ naive_stamp_detail('t') }} as detail
 from runs as t
 -- a foreign record (not a run) is its own finding (int_dq__big_foreign_records), not a stamp problem

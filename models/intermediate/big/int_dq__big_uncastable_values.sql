@@ -123,10 +123,7 @@ repairs as (
 )
 
 select
-    'TYPE' as rule_id,
-    'big' as source_family,
-    source_file,
-    source_line,
+    {{ dq_finding('TYPE', 'big') }},
     'value of ' || field || ' did not cast or is out of range; typed as NULL' as detail
 from flags
 where bad

@@ -40,10 +40,7 @@ checks as (
 )
 
 select
-    'R15' as rule_id,
-    'coder_eval' as source_family,
-    source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R15', 'coder_eval', line=false) }},
     detail
 from checks
 where detail <> ''

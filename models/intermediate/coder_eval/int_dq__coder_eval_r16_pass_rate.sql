@@ -30,10 +30,7 @@ checks as (
 )
 
 select
-    'R16' as rule_id,
-    'coder_eval' as source_family,
-    source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R16', 'coder_eval', line=false) }},
     detail
 from checks
 where detail <> ''

@@ -26,10 +26,7 @@ with findings as (
 )
 
 select
-    'R21' as rule_id,
-    'coder_eval' as source_family,
-    f.source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R21', 'coder_eval', 'f', line=false) }},
     {{ ordered_string_agg('f.detail', '; ', 'f.document_kind, f.variant_id, f.field_name') }} as detail
 from findings as f
 group by f.source_file

@@ -45,10 +45,7 @@ checks as (
 )
 
 select
-    'R22' as rule_id,
-    'coder_eval' as source_family,
-    source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R22', 'coder_eval', line=false) }},
     'iterations[' || cast(iteration_index as {{ dbt.type_string() }}) || ']: ' || detail as detail
 from checks
 where detail <> ''

@@ -60,10 +60,7 @@ all_checks as (
 )
 
 select
-    'R23' as rule_id,
-    'coder_eval' as source_family,
-    source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R23', 'coder_eval', line=false) }},
     detail
 from all_checks
 where

@@ -65,10 +65,7 @@ findings as (
 )
 
 select
-    'R24' as rule_id,
-    'coder_eval' as source_family,
-    f.source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R24', 'coder_eval', 'f', line=false) }},
     {{ ordered_string_agg('f.detail', '; ', 'f.sort_key') }} as detail
 from findings as f
 group by f.source_file

@@ -13,10 +13,7 @@ renamed as (
 )
 
 select
-    'LOAD' as rule_id,
-    'coder_eval' as source_family,
-    r.source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('LOAD', 'coder_eval', 'r', line=false) }},
     'another run directory is also named ''' || split_part(r.run_id, '@', 1) || ''' ('
     || coalesce(o.run_dir, 'no longer loaded') || '): this run''s id is ''' || r.run_id
     || ''', so the two are never pooled; rename one directory to give it a name of its own' as detail

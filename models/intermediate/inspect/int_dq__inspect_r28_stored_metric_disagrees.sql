@@ -9,10 +9,7 @@ with metrics as (
 )
 
 select
-    'R28' as rule_id,
-    'inspect' as source_family,
-    m.source_file,
-    cast(null as bigint) as source_line,
+    {{ dq_finding('R28', 'inspect', 'm', line=false) }},
     'stored ' || m.metric || ' of ' || m.score_name || coalesce(' (' || m.reducer || ')', '') || ' is '
     || coalesce({{ number_text('m.value_stored') }}, 'null') || ', its samples give '
     || coalesce({{ number_text('m.value_recomputed') }}, 'nothing (no reduced values)')

@@ -45,9 +45,7 @@ declared_roles as (
 
 roles as (
     select
-        u.source_file,
-        u.sample_id,
-        u.epoch,
+        {{ qualified('u', inspect_sample_grain()) }},
         u.usage_key as role,
         case when u.usage_key = 'grader' then 'judge' else 'role' end as spend_kind,
         d.role_model as model_raw,
@@ -62,22 +60,18 @@ roles as (
 
 role_totals as (
     select
-        r.source_file,
-        r.sample_id,
-        r.epoch,
+        {{ qualified('r', inspect_sample_grain()) }},
         r.model_raw,
         {%- for c in usage_columns %}
             sum(r.{{ c }}) as {{ c }}{% if not loop.last %},{% endif %}
         {%- endfor %}
     from roles as r
-    group by r.source_file, r.sample_id, r.epoch, r.model_raw
+    group by {{ qualified('r', inspect_sample_grain()) }}, r.model_raw
 ),
 
 sample_has_roles as (
     select distinct
-        u.source_file,
-        u.sample_id,
-        u.epoch
+        {{ qualified('u', inspect_sample_grain()) }}
     from usage as u
     where u.usage_scope = 'role'
 ),
@@ -92,9 +86,7 @@ log_role_models as (
 
 residuals as (
     select
-        u.source_file,
-        u.sample_id,
-        u.epoch,
+        {{ qualified('u', inspect_sample_grain()) }},
         cast(null as {{ dbt.type_string() }}) as role,
         case
             when u.usage_key <> l.model then 'unattributed'
@@ -110,10 +102,10 @@ residuals as (
     inner join logs as l on u.source_file = l.source_file
     left join role_totals as t
         on
-            {{ same_keys('u', 't', ['source_file', 'sample_id', 'epoch']) }}
+            {{ same_keys('u', 't', inspect_sample_grain()) }}
             and u.usage_key = t.model_raw
     left join sample_has_roles as h
-        on {{ same_keys('u', 'h', ['source_file', 'sample_id', 'epoch']) }}
+        on {{ same_keys('u', 'h', inspect_sample_grain()) }}
     left join log_role_models as lm
         on u.source_file = lm.source_file and u.usage_key = lm.role_model
     where u.usage_scope = 'model'
@@ -146,7 +138,7 @@ conventioned as (
     from spend as s
     inner join logs as l on s.source_file = l.source_file
     left join samples as smp
-        on {{ same_keys('s', 'smp', ['source_file', 'sample_id', 'epoch']) }}
+        on {{ same_keys('s', 'smp', inspect_sample_grain()) }}
     left join conventions as c
         on {{ split_part_text('s.model_raw', '/', 1) }} = c.provider
 ),
@@ -175,9 +167,7 @@ select
     r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as {{ dbt.type_string() }}) || '|' || r.spend_kind || '|'
     || coalesce(r.role, '') || '|' || coalesce(r.model_raw, '') as record_key,
     r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as {{ dbt.type_string() }}) as unit_key,
-    r.source_file,
-    r.sample_id,
-    r.epoch,
+    {{ qualified('r', inspect_sample_grain()) }},
     r.spend_kind,
     r.role,
     r.model_raw,

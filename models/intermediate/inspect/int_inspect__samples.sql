@@ -19,27 +19,23 @@ logs as (
 
 scores as (
     select
-        sc.source_file,
-        sc.sample_id,
-        sc.epoch,
+        {{ qualified('sc', inspect_sample_grain()) }},
         count(*) as n_scores,
         '{' || {{ ordered_string_agg("'\"' || sc.scorer || '\":' || coalesce(sc.value_json, 'null')", ', ', 'sc.scorer_position') }} || '}'
             as scores_json
     from {{ ref('stg_inspect__sample_scores') }} as sc
-    group by sc.source_file, sc.sample_id, sc.epoch
+    group by {{ qualified('sc', inspect_sample_grain()) }}
 ),
 
 agent_tokens as (
     select
-        sp.source_file,
-        sp.sample_id,
-        sp.epoch,
+        {{ qualified('sp', inspect_sample_grain()) }},
         {%- for c in agent_token_columns %}
             sum(sp.{{ c }}) as {{ c }}{% if not loop.last %},{% endif %}
         {%- endfor %}
     from {{ ref('int_inspect__sample_spend') }} as sp
     where sp.spend_kind = 'agent'
-    group by sp.source_file, sp.sample_id, sp.epoch
+    group by {{ qualified('sp', inspect_sample_grain()) }}
 ),
 
 costs as (
@@ -88,7 +84,7 @@ select
     s.load_id
 from samples as s
 inner join logs as l on s.source_file = l.source_file
-left join scores as sc on {{ same_keys('s', 'sc', ['source_file', 'sample_id', 'epoch']) }}
-left join agent_tokens as t on {{ same_keys('s', 't', ['source_file', 'sample_id', 'epoch']) }}
+left join scores as sc on {{ same_keys('s', 'sc', inspect_sample_grain()) }}
+left join agent_tokens as t on {{ same_keys('s', 't', inspect_sample_grain()) }}
 left join costs as c
     on c.unit_key = s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as {{ dbt.type_string() }})

@@ -4,10 +4,7 @@
   It is left out of every model past staging; the finding says so and what to do.
 -#}
 select
-    'LOAD' as rule_id,
-    'layered' as source_family,
-    r.source_file,
-    r.source_line,
+    {{ dq_finding('LOAD', 'layered', 'r') }},
     'a JSON object with none of the fields of this family (task_id, rep, measurement, passed, l1, l2, l3, total_cost): '
     || 'not a record of it, left out of every mart; if it belongs to another family, move the file (logs_big/ runs, logs/ matrix turns, '
     || 'logs_layered/ pipeline measurements) or load it with --family' as detail

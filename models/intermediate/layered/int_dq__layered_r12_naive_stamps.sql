@@ -9,10 +9,7 @@ measurements as (
 )
 
 select
-    'R12' as rule_id,
-    'layered' as source_family,
-    t.source_file,
-    t.source_line,
+    {{ dq_finding('R12', 'layered', 't') }},
     {{ naive_stamp_detail('t') }} as detail
 from measurements as t
 -- a foreign record (not one of the family's) is its own finding (int_dq__layered_foreign_records), not a stamp problem

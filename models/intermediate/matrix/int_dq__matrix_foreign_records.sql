@@ -4,10 +4,7 @@
   It is left out of every model past staging; the finding says so and what to do.
 -#}
 select
-    'LOAD' as rule_id,
-    'matrix' as source_family,
-    r.source_file,
-    r.source_line,
+    {{ dq_finding('LOAD', 'matrix', 'r') }},
     'a JSON object with none of the fields of this family (scenario_id, turn_index, type, check_kind, check_passed): '
     || 'not a record of it, left out of every mart; if it belongs to another family, move the file (logs_big/ runs, logs/ matrix turns, '
     || 'logs_layered/ pipeline measurements) or load it with --family' as detail

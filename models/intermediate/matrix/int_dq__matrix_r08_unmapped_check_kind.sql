@@ -4,10 +4,7 @@
   class) and the build goes on; the finding names the file, line and spelling, and what to do.
 -#}
 select
-    'R08' as rule_id,
-    'matrix' as source_family,
-    t.source_file,
-    t.source_line,
+    {{ dq_finding('R08', 'matrix', 't') }},
     case
         when t.check_kind is null
             then 'check_kind is missing: the turn is left out of every pass rate'

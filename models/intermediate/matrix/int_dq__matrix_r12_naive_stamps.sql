@@ -9,10 +9,7 @@ turns as (
 )
 
 select
-    'R12' as rule_id,
-    'matrix' as source_family,
-    t.source_file,
-    t.source_line,
+    {{ dq_finding('R12', 'matrix', 't') }},
     {{ naive_stamp_detail('t') }} as detail
 from turns as t
 -- a foreign record (not one of the family's) is its own finding (int_dq__matrix_foreign_records), not a stamp problem

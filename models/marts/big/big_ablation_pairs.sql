@@ -10,6 +10,10 @@
   never the logged cost): an arm's cost is known only when every run of it is (else the pair has no
   cost difference), and the difference is unbounded (t interval, not clipped).
 -#}
+{%- set metrics = ['change', 'regress', 'cost'] %}
+{#- one comparison: an ablation switch, within one kind, model and value of the other switch #}
+{%- set comparison = ['ablation', 'kind', 'model', 'other_switch_value'] %}
+
 with
 
 scored_runs as (
@@ -72,15 +76,11 @@ pairs as (
         arm_on.model,
         arm_on.other_switch_value,
         arm_on.scenario_id,
-        arm_on.change_arm as change_on,
-        arm_off.change_arm as change_off,
-        arm_on.change_arm - arm_off.change_arm as change_diff,
-        arm_on.regress_arm as regress_on,
-        arm_off.regress_arm as regress_off,
-        arm_on.regress_arm - arm_off.regress_arm as regress_diff,
-        arm_on.cost_arm as cost_on,
-        arm_off.cost_arm as cost_off,
-        arm_on.cost_arm - arm_off.cost_arm as cost_diff,
+        {%- for m in metrics %}
+            arm_on.{{ m }}_arm as {{ m }}_on,
+            arm_off.{{ m }}_arm as {{ m }}_off,
+            arm_on.{{ m }}_arm - arm_off.{{ m }}_arm as {{ m }}_diff,
+        {%- endfor %}
         arm_on.n_runs as n_runs_on,
         arm_off.n_runs as n_runs_off,
         coalesce(arm_on.change_assertions_total, 0) + coalesce(arm_off.change_assertions_total, 0)
@@ -89,54 +89,41 @@ pairs as (
     from arms as arm_on
     inner join arms as arm_off
         on
-            {{ same_keys('arm_on', 'arm_off', ['ablation', 'kind', 'model', 'other_switch_value', 'scenario_id']) }}
+            {{ same_keys('arm_on', 'arm_off', comparison + ['scenario_id']) }}
     where arm_on.arm_on and not arm_off.arm_on
 ),
 
 clusters as (
     select
-        ablation,
-        kind,
-        model,
-        other_switch_value,
+        {{ qualified(none, comparison) }},
         scenario_id,
-        sum(change_diff) as change_diff_sum,
-        count(change_diff) as change_diff_n,
-        sum(regress_diff) as regress_diff_sum,
-        count(regress_diff) as regress_diff_n,
-        sum(cost_diff) as cost_diff_sum,
-        count(cost_diff) as cost_diff_n
+        {%- for m in metrics %}
+            sum({{ m }}_diff) as {{ m }}_diff_sum,
+            count({{ m }}_diff) as {{ m }}_diff_n{% if not loop.last %},{% endif %}
+        {%- endfor %}
     from pairs
-    group by ablation, kind, model, other_switch_value, scenario_id
+    group by {{ qualified(none, comparison) }}, scenario_id
 ),
 
 cluster_stats as (
     select
-        cl.ablation,
-        cl.kind,
-        cl.model,
-        cl.other_switch_value,
-        {{ cluster_se('cl.change_diff_sum', 'cl.change_diff_n') }} as change_diff_se,
-        {{ cluster_se('cl.regress_diff_sum', 'cl.regress_diff_n') }} as regress_diff_se,
-        {{ cluster_se('cl.cost_diff_sum', 'cl.cost_diff_n') }} as cost_diff_se,
-        count(case when cl.change_diff_n > 0 then 1 end) as n_change_clusters,
-        count(case when cl.regress_diff_n > 0 then 1 end) as n_regress_clusters,
-        count(case when cl.cost_diff_n > 0 then 1 end) as n_cost_clusters
+        {{ qualified('cl', comparison) }},
+        {%- for m in metrics %}
+            {{ cluster_se('cl.' ~ m ~ '_diff_sum', 'cl.' ~ m ~ '_diff_n') }} as {{ m }}_diff_se,
+            count(case when cl.{{ m }}_diff_n > 0 then 1 end) as n_{{ m }}_clusters{% if not loop.last %},{% endif %}
+        {%- endfor %}
     from clusters as cl
-    group by cl.ablation, cl.kind, cl.model, cl.other_switch_value
+    group by {{ qualified('cl', comparison) }}
 ),
 
 pair_stats as (
     select
-        ablation,
-        kind,
-        model,
-        other_switch_value,
+        {{ qualified(none, comparison) }},
         count(*) as n_pairs,
         count(distinct scenario_id) as n_scenarios,
-        count(change_diff) as n_change_pairs,
-        count(regress_diff) as n_regress_pairs,
-        count(cost_diff) as n_cost_pairs,
+        {%- for m in metrics %}
+            count({{ m }}_diff) as n_{{ m }}_pairs,
+        {%- endfor %}
         sum(n_runs_on) as n_runs_on,
         sum(n_runs_off) as n_runs_off,
         sum(change_assertions_total) as change_assertions_total,
@@ -154,7 +141,7 @@ pair_stats as (
         {{ arm_corr('cost_on', 'cost_off') }} as cost_arm_corr,
         {{ arm_stamp_ranges(none, '_on', '_off') }}
     from pairs
-    group by ablation, kind, model, other_switch_value
+    group by {{ qualified(none, comparison) }}
 ),
 
 -- paired t-test per row (df = C - 1), then ranks within the multiplicity family: all rows of one
@@ -162,26 +149,22 @@ pair_stats as (
 tested as (
     select
         ps.*,
-        cs.change_diff_se,
-        cs.regress_diff_se,
-        cs.cost_diff_se,
-        cs.n_change_clusters,
-        cs.n_regress_clusters,
-        cs.n_cost_clusters,
-        {%- for m in ['change', 'regress', 'cost'] %}
+        {%- for m in metrics %}
+            cs.{{ m }}_diff_se,
+            cs.n_{{ m }}_clusters,
             {{ paired_t_p('ps.' ~ m ~ '_diff_mean', 'cs.' ~ m ~ '_diff_se', 'cs.n_' ~ m ~ '_clusters - 1') }} as {{ m }}_p_value,
         {%- endfor %}
         'big_ablation_pairs/' || ps.ablation || '/' || ps.kind as family
     from pair_stats as ps
     inner join cluster_stats as cs
         on
-            {{ same_keys('ps', 'cs', ['ablation', 'kind', 'model', 'other_switch_value']) }}
+            {{ same_keys('ps', 'cs', comparison) }}
 ),
 
 ranked as (
     select
         t.*,
-        {%- for m in ['change', 'regress', 'cost'] %}
+        {%- for m in metrics %}
             {{ p_rank_columns('t.' ~ m ~ '_p_value', 't.family', prefix=m ~ '_') }},
         {%- endfor %}
         count(*) over (partition by t.family) as family_size
@@ -201,7 +184,7 @@ select
     cast(ps.change_assertions_total as bigint) as change_assertions_total,
     cast(ps.family as {{ dbt.type_string() }}) as family,
     cast(ps.family_size as bigint) as family_size,
-    {%- for m in ['change', 'regress', 'cost'] %}
+    {%- for m in metrics %}
         {%- set bound = none if m == 'cost' else 1 %}
         cast(ps.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
         cast(ps.n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,

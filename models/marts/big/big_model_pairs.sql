@@ -6,6 +6,10 @@
   pairs of one kind. change and regress are compared separately (R02). One row per
   (kind, with_brain, with_plan, model_a, model_b).
 -#}
+{%- set metrics = ['change', 'regress'] %}
+{#- the configuration both models ran in #}
+{%- set configuration = ['kind', 'with_brain', 'with_plan'] %}
+
 with
 
 runs as (
@@ -20,35 +24,31 @@ runs as (
 
 arms as (
     select
-        kind,
-        with_brain,
-        with_plan,
+        {{ qualified(none, configuration) }},
         model,
         scenario_id,
-        avg(change) as change_arm,
-        avg(regress) as regress_arm,
+        {%- for m in metrics %}
+            avg({{ m }}) as {{ m }}_arm,
+        {%- endfor %}
         count(*) as n_runs,
         sum(change_assertions_total) as change_assertions_total,
         min(stamp) as first_stamp,
         max(stamp) as last_stamp
     from runs
-    group by kind, with_brain, with_plan, model, scenario_id
+    group by {{ qualified(none, configuration) }}, model, scenario_id
 ),
 
 pairs as (
     select
-        a.kind,
-        a.with_brain,
-        a.with_plan,
+        {{ qualified('a', configuration) }},
         a.model as model_a,
         b.model as model_b,
         a.scenario_id,
-        a.change_arm as change_a,
-        b.change_arm as change_b,
-        b.change_arm - a.change_arm as change_diff,
-        a.regress_arm as regress_a,
-        b.regress_arm as regress_b,
-        b.regress_arm - a.regress_arm as regress_diff,
+        {%- for m in metrics %}
+            a.{{ m }}_arm as {{ m }}_a,
+            b.{{ m }}_arm as {{ m }}_b,
+            b.{{ m }}_arm - a.{{ m }}_arm as {{ m }}_diff,
+        {%- endfor %}
         a.n_runs as n_runs_a,
         b.n_runs as n_runs_b,
         coalesce(a.change_assertions_total, 0) + coalesce(b.change_assertions_total, 0) as change_assertions_total,
@@ -56,22 +56,20 @@ pairs as (
     from arms as a
     inner join arms as b
         on
-            {{ same_keys('a', 'b', ['kind', 'with_brain', 'with_plan', 'scenario_id']) }}
+            {{ same_keys('a', 'b', configuration + ['scenario_id']) }}
             and a.model < b.model
 ),
 
 compared as (
     select
-        kind,
-        with_brain,
-        with_plan,
+        {{ qualified(none, configuration) }},
         model_a,
         model_b,
         count(*) as n_pairs,
         sum(n_runs_a) as n_runs_a,
         sum(n_runs_b) as n_runs_b,
         sum(change_assertions_total) as change_assertions_total,
-        {%- for m in ['change', 'regress'] %}
+        {%- for m in metrics %}
             count({{ m }}_diff) as n_{{ m }}_pairs,
             avg(case when {{ m }}_diff is not null then {{ m }}_a end) as {{ m }}_mean_a,
             avg(case when {{ m }}_diff is not null then {{ m }}_b end) as {{ m }}_mean_b,
@@ -81,13 +79,13 @@ compared as (
         {%- endfor %}
         {{ arm_stamp_ranges(none) }}
     from pairs
-    group by kind, with_brain, with_plan, model_a, model_b
+    group by {{ qualified(none, configuration) }}, model_a, model_b
 ),
 
 tested as (
     select
         c.*,
-        {%- for m in ['change', 'regress'] %}
+        {%- for m in metrics %}
             {{ paired_t_p('c.' ~ m ~ '_diff_mean', 'c.' ~ m ~ '_diff_se', 'c.n_' ~ m ~ '_pairs - 1') }} as {{ m }}_p_value,
         {%- endfor %}
         'big_model_pairs/' || c.kind as family
@@ -97,7 +95,7 @@ tested as (
 ranked as (
     select
         t.*,
-        {%- for m in ['change', 'regress'] %}
+        {%- for m in metrics %}
             {{ p_rank_columns('t.' ~ m ~ '_p_value', 't.family', prefix=m ~ '_') }},
         {%- endfor %}
         count(*) over (partition by t.family) as family_size
@@ -116,7 +114,7 @@ select
     cast(r.change_assertions_total as bigint) as change_assertions_total,
     cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
-    {%- for m in ['change', 'regress'] %}
+    {%- for m in metrics %}
         cast(r.n_{{ m }}_pairs as bigint) as n_{{ m }}_pairs,
         cast(r.{{ m }}_mean_a as double) as {{ m }}_mean_a,
         cast(r.{{ m }}_mean_b as double) as {{ m }}_mean_b,

@@ -9,9 +9,7 @@ with members as (
 )
 
 select
-    m.source_file,
-    m.sample_id,
-    m.epoch,
+    {{ qualified('m', inspect_sample_grain()) }},
     ev.position as event_index,
     {{ json_text('ev.value', '$.event') }} as event_kind,
     {{ json_text('ev.value', '$.span_id') }} as span_id,

@@ -9,9 +9,7 @@ with members as (
 )
 
 select
-    m.source_file,
-    m.sample_id,
-    m.epoch,
+    {{ qualified('m', inspect_sample_grain()) }},
     msg.position as message_index,
     {{ json_text('msg.value', '$.id') }} as message_id,
     {{ json_text('msg.value', '$.role') }} as role,

@@ -11,9 +11,7 @@ with members as (
 
 scores as (
     select
-        m.source_file,
-        m.sample_id,
-        m.epoch,
+        {{ qualified('m', inspect_sample_grain()) }},
         sc.key as scorer,
         sc.position as scorer_position,
         {{ json_type('sc.value', '$.value') }} as value_json_type,
@@ -26,9 +24,7 @@ scores as (
 )
 
 select
-    s.source_file,
-    s.sample_id,
-    s.epoch,
+    {{ qualified('s', inspect_sample_grain()) }},
     s.scorer,
     s.scorer_position,
     case

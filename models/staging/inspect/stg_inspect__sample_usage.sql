@@ -13,9 +13,7 @@ with members as (
 
 usage as (
     select
-        m.source_file,
-        m.sample_id,
-        m.epoch,
+        {{ qualified('m', inspect_sample_grain()) }},
         'model' as usage_scope,
         u.key as usage_key,
         u.value as usage_json,
@@ -24,9 +22,7 @@ usage as (
     {{ json_each_entry('m.document', '$.model_usage', 'u') }}
     union all
     select
-        m.source_file,
-        m.sample_id,
-        m.epoch,
+        {{ qualified('m', inspect_sample_grain()) }},
         'role' as usage_scope,
         u.key as usage_key,
         u.value as usage_json,
@@ -36,9 +32,7 @@ usage as (
 )
 
 select
-    u.source_file,
-    u.sample_id,
-    u.epoch,
+    {{ qualified('u', inspect_sample_grain()) }},
     u.usage_scope,
     u.usage_key,
     {{ try_cast_text(json_text('u.usage_json', '$.input_tokens'), 'bigint') }} as input_tokens,
