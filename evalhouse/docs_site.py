@@ -26,7 +26,7 @@ from pathlib import Path
 from . import lineage as L
 from .dbt_runner import run_dbt
 from .paths import PROJECT_DIR
-from .schema import ensure_raw_schema
+from .schema import init_warehouse
 
 LINEAGE_CSV = PROJECT_DIR / "seeds" / "lineage" / "field_lineage_computed.csv"
 DEFAULT_SITE = PROJECT_DIR / "docs" / "site"
@@ -58,12 +58,7 @@ def build_warehouse(work: Path, db: Path | None = None, with_data: bool = True) 
     if db is not None:
         shutil.copyfile(db, out)
         return out
-    import duckdb
-    con = duckdb.connect(str(out))
-    try:
-        ensure_raw_schema(con)
-    finally:
-        con.close()
+    init_warehouse(out)
     if with_data:
         from .demo import write_demo_data
         from .load import load_paths

@@ -434,6 +434,17 @@ def columns_without_lineage(rows: list[dict], mart_columns: list[tuple[str, str]
     return bad
 
 
+
+# How a lineage row that ends outside the models reads in the field reference (by lineage_end).
+_END_LABELS = {
+    "seed": "`{model}.{column}` (seed)",
+    "raw_json": "`{model}.{column}` JSON path `{path}`",
+    "raw_rows": "rows of `{model}` (raw)",
+    "raw_column": "`{model}.{column}` (raw column)",
+    "constant": "constant `{column}`",
+    "unparsed": "`{model}.{column}` (SQL not parsed)",
+}
+
 def describe(rows: list[dict], mart_model: str, mart_column: str, max_lines: int = 40) -> str:
     """Markdown: the lineage tree of one mart column (appended to its docs description)."""
     mine = [r for r in rows if r["mart_model"] == mart_model and r["mart_column"] == mart_column]
@@ -443,18 +454,9 @@ def describe(rows: list[dict], mart_model: str, mart_column: str, max_lines: int
     lines: list[str] = []
 
     def label(r: dict) -> str:
-        if r["lineage_end"] == "seed":
-            return f"`{r['upstream_model']}.{r['upstream_column']}` (seed)"
-        if r["lineage_end"] == "raw_json":
-            return f"`{r['upstream_model']}.{r['upstream_column']}` JSON path `{r['raw_json_path']}`"
-        if r["lineage_end"] == "raw_rows":
-            return f"rows of `{r['upstream_model']}` (raw)"
-        if r["lineage_end"] == "raw_column":
-            return f"`{r['upstream_model']}.{r['upstream_column']}` (raw column)"
-        if r["lineage_end"] == "constant":
-            return f"constant `{r['upstream_column']}`"
-        if r["lineage_end"] == "unparsed":
-            return f"`{r['upstream_model']}.{r['upstream_column']}` (SQL not parsed)"
+        end = _END_LABELS.get(r["lineage_end"])
+        if end:
+            return end.format(model=r["upstream_model"], column=r["upstream_column"], path=r["raw_json_path"])
         col = "rows" if r["upstream_column"] == "*" else r["upstream_column"]
         return f"`{r['upstream_model']}.{col}`"
 

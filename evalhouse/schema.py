@@ -159,3 +159,15 @@ def ensure_raw_schema(con) -> None:
     """Create the raw schema and every raw table if missing (idempotent)."""
     for stmt in DDL:
         con.execute(stmt)
+
+
+def init_warehouse(path):
+    """Open the warehouse file at `path` (created if missing), put the raw schema in place and close it."""
+    import duckdb
+
+    con = duckdb.connect(str(path))
+    try:
+        ensure_raw_schema(con)
+    finally:
+        con.close()
+    return path

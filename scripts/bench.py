@@ -563,17 +563,11 @@ def figure(results: dict, key: str, value, unit: str, baseline: str, target: str
 
 
 def fresh_db(path: Path) -> Path:
-    import duckdb
-    from evalhouse.schema import ensure_raw_schema
+    from evalhouse.schema import init_warehouse
     for p in (path, Path(str(path) + ".wal")):
         if p.exists():
             p.unlink()
-    con = duckdb.connect(str(path))
-    try:
-        ensure_raw_schema(con)
-    finally:
-        con.close()
-    return path
+    return init_warehouse(path)
 
 
 def bench(args, results: dict) -> dict:

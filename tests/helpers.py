@@ -12,19 +12,14 @@ import duckdb
 
 from evalhouse.dbt_runner import run_dbt
 from evalhouse.paths import PROJECT_DIR
-from evalhouse.schema import ensure_raw_schema
+from evalhouse.schema import init_warehouse
 
 FIXTURES = PROJECT_DIR / "fixtures"
 
 
 def fresh_db(path: Path) -> Path:
     """An empty warehouse file with the raw schema in place."""
-    con = duckdb.connect(str(path))
-    try:
-        ensure_raw_schema(con)
-    finally:
-        con.close()
-    return path
+    return init_warehouse(path)
 
 
 def dbt(args: list[str], db: Path, target: Path, check: bool = True, project: Path | None = None):

@@ -68,6 +68,14 @@ def _logs():
     return sorted(p for p in LOGS.rglob("*") if p.suffix in (".eval", ".json"))
 
 
+def _samples():
+    """(log path, sample member) for every sample member of every log."""
+    for path in _logs():
+        for name, s in _members(path).items():
+            if name.startswith("samples/"):
+                yield path, s
+
+
 def test_tokens_per_spend_kind_match_an_oracle_and_none_is_counted_twice(built):
     db, tmp = built
     checked = 0
@@ -141,18 +149,15 @@ def test_the_sample_fact_matches_the_log_files(built):
     """One row per (log, sample, epoch) with its scores, error and limit as the sample member states them."""
     db, _ = built
     n = 0
-    for path in _logs():
-        for name, s in _members(path).items():
-            if not name.startswith("samples/"):
-                continue
-            (errored, limited, limit_type, scores) = query(
-                db, "select is_errored, is_limited, limit_type, scores_json from marts.fct_inspect_samples "
-                    "where source_file = ? and sample_id = ? and epoch = ?", [str(path), str(s["id"]), s["epoch"]])[0]
-            assert errored == (s.get("error") is not None) and limited == (s.get("limit") is not None)
-            assert limit_type == (s.get("limit") or {}).get("type")
-            want = {k: v["value"] for k, v in (s.get("scores") or {}).items()}
-            assert (json.loads(scores) if scores else {}) == want
-            n += 1
+    for path, s in _samples():
+        (errored, limited, limit_type, scores) = query(
+            db, "select is_errored, is_limited, limit_type, scores_json from marts.fct_inspect_samples "
+                "where source_file = ? and sample_id = ? and epoch = ?", [str(path), str(s["id"]), s["epoch"]])[0]
+        assert errored == (s.get("error") is not None) and limited == (s.get("limit") is not None)
+        assert limit_type == (s.get("limit") or {}).get("type")
+        want = {k: v["value"] for k, v in (s.get("scores") or {}).items()}
+        assert (json.loads(scores) if scores else {}) == want
+        n += 1
     assert n >= 60
     assert query(db, "select count(*) from marts.fct_inspect_samples where is_limited") >= [(4,)]
 
@@ -162,22 +167,19 @@ def test_messages_and_events_are_typed_one_row_each(built):
     up to what the sample's model_usage states (each call once, whoever made it)."""
     db, _ = built
     n = 0
-    for path in _logs():
-        for name, s in _members(path).items():
-            if not name.startswith("samples/"):
-                continue
-            key = [str(path), str(s["id"]), s["epoch"]]
-            roles = [r for (r,) in query(db, "select role from staging.stg_inspect__messages where source_file = ? and "
-                                             "sample_id = ? and epoch = ? order by message_index", key)]
-            assert roles == [m["role"] for m in s["messages"]]
-            kinds = [k for (k,) in query(db, "select event_kind from staging.stg_inspect__events where source_file = ? and "
-                                             "sample_id = ? and epoch = ? order by event_index", key)]
-            assert kinds == [e["event"] for e in s["events"]]
-            (calls,) = query(db, "select coalesce(sum(total_tokens), 0) from staging.stg_inspect__events where "
-                                 "source_file = ? and sample_id = ? and epoch = ? and event_kind = 'model'", key)[0]
-            stated = sum(u.get("total_tokens") or 0 for u in (s.get("model_usage") or {}).values())
-            assert calls == stated, (path.name, s["id"], s["epoch"])
-            n += 1
+    for path, s in _samples():
+        key = [str(path), str(s["id"]), s["epoch"]]
+        roles = [r for (r,) in query(db, "select role from staging.stg_inspect__messages where source_file = ? and "
+                                         "sample_id = ? and epoch = ? order by message_index", key)]
+        assert roles == [m["role"] for m in s["messages"]]
+        kinds = [k for (k,) in query(db, "select event_kind from staging.stg_inspect__events where source_file = ? and "
+                                         "sample_id = ? and epoch = ? order by event_index", key)]
+        assert kinds == [e["event"] for e in s["events"]]
+        (calls,) = query(db, "select coalesce(sum(total_tokens), 0) from staging.stg_inspect__events where "
+                             "source_file = ? and sample_id = ? and epoch = ? and event_kind = 'model'", key)[0]
+        stated = sum(u.get("total_tokens") or 0 for u in (s.get("model_usage") or {}).values())
+        assert calls == stated, (path.name, s["id"], s["epoch"])
+        n += 1
     assert n >= 60
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import duckdb
 
-from evalhouse.schema import ensure_raw_schema
+from evalhouse.schema import init_warehouse
 
 MINI_PROJECT = Path(__file__).resolve().parent / "mini_project"
 EVALHOUSE = [sys.executable, "-m", "evalhouse.cli"]
@@ -44,12 +44,7 @@ def start(args: list[str], tmp: Path, name: str = "dbt") -> subprocess.Popen:
 
 
 def make_working(db: Path) -> Path:
-    con = duckdb.connect(str(db))
-    try:
-        ensure_raw_schema(con)
-    finally:
-        con.close()
-    return db
+    return init_warehouse(db)
 
 
 def insert_lines(db: Path, batch: int, n: int, poison: bool = False) -> None:
