@@ -8,6 +8,9 @@
   the change mean (R01), done-but-broke counts (R06) and the stamp range (R12). Kinds are never pooled:
   kind is part of the grain (R03).
 -#}
+{%- set stratum = ['kind', 'model', 'with_brain', 'with_plan'] %}
+{%- set metrics = ['change', 'regress'] %}
+
 with
 
 runs as (
@@ -16,16 +19,13 @@ runs as (
 
 clusters as (
     select
-        kind,
-        model,
-        with_brain,
-        with_plan,
+        {{ qualified(none, stratum) }},
         scenario_id,
         count(*) as n_runs,
-        sum(change) as change_sum,
-        count(change) as change_n,
-        sum(regress) as regress_sum,
-        count(regress) as regress_n,
+        {%- for m in metrics %}
+            sum({{ m }}) as {{ m }}_sum,
+            count({{ m }}) as {{ m }}_n,
+        {%- endfor %}
         sum(change_assertions_total) as change_assertions_total,
         max(change_assertions_total) as change_assertions_per_run,
         count(case when done_but_broke then 1 end) as n_done_but_broke,
@@ -33,56 +33,45 @@ clusters as (
         min(stamp) as first_stamp,
         max(stamp) as last_stamp
     from runs
-    group by kind, model, with_brain, with_plan, scenario_id
+    group by {{ qualified(none, stratum) }}, scenario_id
 ),
 
 strata as (
     select
-        kind,
-        model,
-        with_brain,
-        with_plan,
+        {{ qualified(none, stratum) }},
         sum(n_runs) as n_runs,
         count(scenario_id) as n_scenarios,
         sum(change_assertions_total) as change_assertions_total,
         sum(change_assertions_per_run) as n_change_assertions_distinct,
-        sum(change_n) as n_change_measured,
-        sum(change_sum) / nullif(sum(change_n), 0) as change_mean,
-        {{ cluster_se('change_sum', 'change_n') }} as change_se,
-        count(case when change_n > 0 then 1 end) as n_change_clusters,
-        sum(regress_n) as n_regress_measured,
-        sum(regress_sum) / nullif(sum(regress_n), 0) as regress_mean,
-        {{ cluster_se('regress_sum', 'regress_n') }} as regress_se,
-        count(case when regress_n > 0 then 1 end) as n_regress_clusters,
+        {%- for m in metrics %}
+            sum({{ m }}_n) as n_{{ m }}_measured,
+            sum({{ m }}_sum) / nullif(sum({{ m }}_n), 0) as {{ m }}_mean,
+            {{ cluster_se(m ~ '_sum', m ~ '_n') }} as {{ m }}_se,
+            count(case when {{ m }}_n > 0 then 1 end) as n_{{ m }}_clusters,
+        {%- endfor %}
         sum(n_done_but_broke) as n_done_but_broke,
         sum(n_naive_stamps) as n_naive_stamps,
         min(first_stamp) as first_stamp,
         max(last_stamp) as last_stamp
     from clusters
-    group by kind, model, with_brain, with_plan
+    group by {{ qualified(none, stratum) }}
 ),
 
 -- the logged spellings (routes) pooled under one normalised model id
 run_spellings as (
     select distinct
-        kind,
-        model,
-        with_brain,
-        with_plan,
+        {{ qualified(none, stratum) }},
         model_raw
     from runs
 ),
 
 spellings as (
     select
-        kind,
-        model,
-        with_brain,
-        with_plan,
+        {{ qualified(none, stratum) }},
         count(model_raw) as n_model_spellings,
         {{ ordered_string_agg('model_raw', ', ', 'model_raw') }} as model_raw_spellings
     from run_spellings
-    group by kind, model, with_brain, with_plan
+    group by {{ qualified(none, stratum) }}
 ),
 
 strata_spelled as (
@@ -107,20 +96,16 @@ select
     cast(n_scenarios as bigint) as n_scenarios,
     cast(change_assertions_total as bigint) as change_assertions_total,
     cast(n_change_assertions_distinct as bigint) as n_change_assertions_distinct,
-    cast(n_change_measured as bigint) as n_change_measured,
-    cast(change_mean as double) as change_mean,
-    cast(change_se as double) as change_se,
-    cast(n_change_clusters as bigint) as n_change_clusters,
-    {{ clustered_mean_bound('change_mean', 'change_se', 'n_change_clusters', 'n_change_measured', 'low') }} as change_ci_low,
-    {{ clustered_mean_bound('change_mean', 'change_se', 'n_change_clusters', 'n_change_measured', 'high') }} as change_ci_high,
-    cast({{ ci_null_reason('change_mean', 'n_change_clusters') }} as {{ dbt.type_string() }}) as change_ci_reason,
-    cast(n_regress_measured as bigint) as n_regress_measured,
-    cast(regress_mean as double) as regress_mean,
-    cast(regress_se as double) as regress_se,
-    cast(n_regress_clusters as bigint) as n_regress_clusters,
-    {{ clustered_mean_bound('regress_mean', 'regress_se', 'n_regress_clusters', 'n_regress_measured', 'low') }} as regress_ci_low,
-    {{ clustered_mean_bound('regress_mean', 'regress_se', 'n_regress_clusters', 'n_regress_measured', 'high') }} as regress_ci_high,
-    cast({{ ci_null_reason('regress_mean', 'n_regress_clusters') }} as {{ dbt.type_string() }}) as regress_ci_reason,
+    {%- for m in metrics %}
+        cast(n_{{ m }}_measured as bigint) as n_{{ m }}_measured,
+        cast({{ m }}_mean as double) as {{ m }}_mean,
+        cast({{ m }}_se as double) as {{ m }}_se,
+        cast(n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,
+        {%- for side in ['low', 'high'] %}
+            {{ clustered_mean_bound(m ~ '_mean', m ~ '_se', 'n_' ~ m ~ '_clusters', 'n_' ~ m ~ '_measured', side) }} as {{ m }}_ci_{{ side }},
+        {%- endfor %}
+        cast({{ ci_null_reason(m ~ '_mean', 'n_' ~ m ~ '_clusters') }} as {{ dbt.type_string() }}) as {{ m }}_ci_reason,
+    {%- endfor %}
     cast(n_done_but_broke as bigint) as n_done_but_broke,
     cast(n_naive_stamps as bigint) as n_naive_stamps,
     cast(first_stamp as {{ type_timestamptz() }}) as first_stamp,

@@ -8,6 +8,8 @@
   to [0, 1] (scores live in [0, 1]; a mean outside it, from a malformed score, widens the clip so the
   interval still contains it).
 -#}
+{%- set stratum = ['run_id', 'run_dir', 'variant_id', 'result_phase', 'criterion_type'] %}
+
 with results as (
     select * from {{ ref('stg_coder_eval__criterion_results') }}
 ),
@@ -25,43 +27,31 @@ replicates as (
 -- one row per (stratum, task) = one cluster of the clustered SEs
 task_clusters as (
     select
-        r.run_id,
-        r.run_dir,
-        r.variant_id,
-        r.result_phase,
-        r.criterion_type,
+        {{ qualified('r', stratum) }},
         r.task_id,
         sum(r.score) filter (where r.evaluation_status = 'evaluated') as score_sum,
         count(r.score) filter (where r.evaluation_status = 'evaluated') as score_n,
         sum(r.score) filter (where r.evaluation_status = 'evaluated' and r.gating) as score_gating_sum,
         count(r.score) filter (where r.evaluation_status = 'evaluated' and r.gating) as score_gating_n
     from results as r
-    group by r.run_id, r.run_dir, r.variant_id, r.result_phase, r.criterion_type, r.task_id
+    group by {{ qualified('r', stratum) }}, r.task_id
 ),
 
 clustered as (
     select
-        c.run_id,
-        c.run_dir,
-        c.variant_id,
-        c.result_phase,
-        c.criterion_type,
+        {{ qualified('c', stratum) }},
         count(*) filter (where c.score_n > 0) as n_score_clusters,
         count(*) filter (where c.score_gating_n > 0) as n_score_gating_clusters,
         sum(c.score_gating_n) as n_evaluated_gating,
         {{ cluster_se('c.score_sum', 'c.score_n') }} as score_se,
         {{ cluster_se('c.score_gating_sum', 'c.score_gating_n') }} as score_gating_se
     from task_clusters as c
-    group by c.run_id, c.run_dir, c.variant_id, c.result_phase, c.criterion_type
+    group by {{ qualified('c', stratum) }}
 ),
 
 stats as (
     select
-        r.run_id,
-        r.run_dir,
-        r.variant_id,
-        r.result_phase,
-        r.criterion_type,
+        {{ qualified('r', stratum) }},
         min(r.result_kind) as result_kind,
         count(*) as n_results,
         count(distinct r.task_id) as n_tasks,
@@ -81,15 +71,11 @@ stats as (
     left join replicates as p
         on
             {{ coder_eval_same_replicate('r', 'p') }}
-    group by r.run_id, r.run_dir, r.variant_id, r.result_phase, r.criterion_type
+    group by {{ qualified('r', stratum) }}
 )
 
 select
-    s.run_id,
-    s.run_dir,
-    s.variant_id,
-    s.result_phase,
-    s.criterion_type,
+    {{ qualified('s', stratum) }},
     s.result_kind,
     s.n_results,
     s.n_tasks,
@@ -114,4 +100,4 @@ select
 from stats as s
 left join clustered as c
     on
-        {{ same_keys('s', 'c', [], null_safe=['run_id', 'run_dir', 'variant_id', 'result_phase', 'criterion_type']) }}
+        {{ same_keys('s', 'c', [], null_safe=stratum) }}

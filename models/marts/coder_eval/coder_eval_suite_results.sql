@@ -11,6 +11,7 @@
     count one status_category #}
 {%- set status_counts = {'rows_passed': 'succeeded', 'rows_failed': 'failed', 'rows_error': 'error', 'rows_not_graded': 'ungraded'} %}
 {%- set stored_counts = ['rows_total'] + (status_counts.keys() | list) %}
+{%- set suite = ['run_id', 'variant_id', 'suite_id'] %}
 
 with suites as (
     select * from {{ ref('stg_coder_eval__suites') }}
@@ -18,9 +19,7 @@ with suites as (
 
 rows_recomputed as (
     select
-        r.run_id,
-        r.variant_id,
-        r.suite_id,
+        {{ qualified('r', suite) }},
         count(*) as rows_total,
         {%- for name, status in status_counts.items() %}
             sum(case when r.status_category = '{{ status }}' then 1 else 0 end) as {{ name }},
@@ -32,16 +31,14 @@ rows_recomputed as (
         max(r.started_at) as last_started_at
     from {{ ref('int_coder_eval__replicates') }} as r
     where r.suite_id is not null
-    group by r.run_id, r.variant_id, r.suite_id
+    group by {{ qualified('r', suite) }}
 ),
 
 -- R25: one row per (run, variant, suite, dataset row = task_id): the cluster of the clustered SE of
 -- average_weighted_score (a dataset row's replicates are not independent)
 row_clusters as (
     select
-        r.run_id,
-        r.variant_id,
-        r.suite_id,
+        {{ qualified('r', suite) }},
         r.task_id,
         sum(r.weighted_score) as cluster_sum,
         count(r.weighted_score) as cluster_n,
@@ -49,20 +46,18 @@ row_clusters as (
         sum(case when r.status_category <> 'ungraded' then 1 else 0 end) as cluster_graded
     from {{ ref('int_coder_eval__replicates') }} as r
     where r.suite_id is not null
-    group by r.run_id, r.variant_id, r.suite_id, r.task_id
+    group by {{ qualified('r', suite) }}, r.task_id
 ),
 
 clustered as (
     select
-        c.run_id,
-        c.variant_id,
-        c.suite_id,
+        {{ qualified('c', suite) }},
         count(*) filter (where c.cluster_n > 0) as n_clusters,
         {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_weighted_score_se,
         count(*) filter (where c.cluster_graded > 0) as n_pass_rate_clusters,
         {{ cluster_se('c.cluster_passed', 'c.cluster_graded') }} as pass_rate_se
     from row_clusters as c
-    group by c.run_id, c.variant_id, c.suite_id
+    group by {{ qualified('c', suite) }}
 ),
 
 metrics as (
@@ -119,7 +114,7 @@ suite_rows as (
             and coalesce(s.suite_id, s.dir_suite_id) = r.suite_id
     left join clustered as k
         on
-            {{ same_keys('r', 'k', ['run_id', 'variant_id', 'suite_id']) }}
+            {{ same_keys('r', 'k', suite) }}
 ),
 
 rated as (
@@ -157,9 +152,7 @@ suite_pass as (
 )
 
 select
-    u.run_id,
-    u.variant_id,
-    u.suite_id,
+    {{ qualified('u', suite) }},
     u.source_file,
     {%- for c in stored_counts %}
         cast(u.{{ c }}_stored as bigint) as {{ c }}_stored,

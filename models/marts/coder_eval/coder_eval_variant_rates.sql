@@ -2,6 +2,7 @@
 -- regimes; R21: the task-grain rate lives in separately named task_* columns).
 {#- the replicate counts of a (run, variant, task, regime) fold, summed over the stratum's tasks #}
 {%- set replicate_counts = ['n_replicates', 'n_succeeded', 'n_failed', 'n_error', 'n_ungraded', 'n_graded', 'n_measured'] %}
+{%- set stratum = ['run_id', 'variant_id', 'system_prompt_regime'] %}
 
 with folds as (
     select * from {{ ref('int_coder_eval__regime_task_folds') }}
@@ -10,9 +11,7 @@ with folds as (
 -- one row per (stratum, task) = one cluster for the clustered SE of average_score
 clusters as (
     select
-        f.run_id,
-        f.variant_id,
-        f.system_prompt_regime,
+        {{ qualified('f', stratum) }},
         f.task_id,
         f.graded_score_sum as cluster_sum,
         f.n_succeeded as cluster_passed,
@@ -23,9 +22,7 @@ clusters as (
 
 strata as (
     select
-        f.run_id,
-        f.variant_id,
-        f.system_prompt_regime,
+        {{ qualified('f', stratum) }},
         {%- for c in replicate_counts %}
             sum(f.{{ c }}) as {{ c }},
         {%- endfor %}
@@ -36,19 +33,17 @@ strata as (
         min(f.first_started_at) as first_started_at,
         max(f.last_started_at) as last_started_at
     from folds as f
-    group by f.run_id, f.variant_id, f.system_prompt_regime
+    group by {{ qualified('f', stratum) }}
 ),
 
 clustered as (
     select
-        c.run_id,
-        c.variant_id,
-        c.system_prompt_regime,
+        {{ qualified('c', stratum) }},
         count(*) as n_clusters,
         {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_score_se,
         {{ cluster_se('c.cluster_passed', 'c.cluster_n') }} as pass_rate_se
     from clusters as c
-    group by c.run_id, c.variant_id, c.system_prompt_regime
+    group by {{ qualified('c', stratum) }}
 ),
 
 rated as (
@@ -107,9 +102,7 @@ variant_regimes as (
 )
 
 select
-    f.run_id,
-    f.variant_id,
-    f.system_prompt_regime,
+    {{ qualified('f', stratum) }},
     {%- for c in replicate_counts %}
         cast(f.{{ c }} as bigint) as {{ c }},
     {%- endfor %}

@@ -5,6 +5,8 @@
   SE over scripts (one pair per script), the t(C-1) interval, MDD, the paired t-test p-value and Holm /
   BH within the family of all cell pairs of one (type, evidence_class).
 -#}
+{%- set comparison = ['turn_type', 'evidence_class', 'cell_a', 'cell_b'] %}
+
 with turns as (
     select * from {{ ref('fct_matrix_turns') }}
     where evidence_class is not null and check_passed is not null
@@ -46,10 +48,7 @@ pairs as (
 
 compared as (
     select
-        p.turn_type,
-        p.evidence_class,
-        p.cell_a,
-        p.cell_b,
+        {{ qualified('p', comparison) }},
         count(*) as n_pairs,
         sum(p.n_turns_a) as n_turns_a,
         sum(p.n_turns_b) as n_turns_b,
@@ -60,7 +59,7 @@ compared as (
         {{ arm_corr('p.pass_fraction_a', 'p.pass_fraction_b') }} as arm_corr,
         {{ arm_stamp_ranges('p') }}
     from pairs as p
-    group by p.turn_type, p.evidence_class, p.cell_a, p.cell_b
+    group by {{ qualified('p', comparison) }}
 ),
 
 tested as (
