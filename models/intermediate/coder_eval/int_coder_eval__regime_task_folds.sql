@@ -8,6 +8,8 @@
   variant_folded_status / _category: the variant-level (all regimes) worst replicate, on the one row
   that holds it (NULL on the others), for int_coder_eval__variant_task_folds.
 -#}
+{%- set fold = ['run_id', 'variant_id', 'system_prompt_regime', 'task_id'] %}
+
 with replicates as (
     select * from {{ ref('int_coder_eval__replicates') }}
 ),
@@ -16,7 +18,7 @@ ranked as (
     select
         r.*,
         row_number() over (
-            partition by r.run_id, r.variant_id, r.system_prompt_regime, r.task_id
+            partition by {{ qualified('r', fold) }}
             order by r.worst_of_priority, r.replicate_index
         ) as worst_rank,
         -- the worst replicate over ALL regimes of the variant: int_coder_eval__variant_task_folds rolls these up
@@ -29,10 +31,7 @@ ranked as (
 
 folded as (
     select
-        r.run_id,
-        r.variant_id,
-        r.system_prompt_regime,
-        r.task_id,
+        {{ qualified('r', fold) }},
         count(*) as n_replicates,
         sum(case when r.is_graded then 1 else 0 end) as n_graded,
         sum(case when r.is_measured then 1 else 0 end) as n_measured,
@@ -48,7 +47,7 @@ folded as (
         min(r.started_at) as first_started_at,
         max(r.started_at) as last_started_at
     from ranked as r
-    group by r.run_id, r.variant_id, r.system_prompt_regime, r.task_id
+    group by {{ qualified('r', fold) }}
 )
 
 select

@@ -1,27 +1,23 @@
 {#- Per replicate (task.json): what its turns add up to, and whether every spending turn was priced. -#}
+{%- set replicate = ['run_dir', 'variant_id', 'task_id', 'replicate_index'] %}
+
 with iterations as (
     select * from {{ ref('stg_coder_eval__iterations') }}
 ),
 
 calls as (
     select
-        run_dir,
-        variant_id,
-        task_id,
-        replicate_index,
+        {{ qualified(none, replicate) }},
         count(*) as n_provider_calls,
         sum(actual_cost_usd) as provider_actual_cost_usd,
         count(*) filter (where actual_cost_usd is null) as n_provider_calls_unpriced
     from {{ ref('stg_coder_eval__provider_call_costs') }}
-    group by run_dir, variant_id, task_id, replicate_index
+    group by {{ qualified(none, replicate) }}
 ),
 
 turns as (
     select
-        run_dir,
-        variant_id,
-        task_id,
-        replicate_index,
+        {{ qualified(none, replicate) }},
         count(*) as n_turn_records,
         coalesce(sum(coalesce(num_turns, 0)), 0) as total_turns,
         count(*) filter (
@@ -32,14 +28,11 @@ turns as (
         ) as n_unpriced_spending_turns,
         bool_or(has_final_reply) as has_final_reply
     from iterations
-    group by run_dir, variant_id, task_id, replicate_index
+    group by {{ qualified(none, replicate) }}
 )
 
 select
-    t.run_dir,
-    t.variant_id,
-    t.task_id,
-    t.replicate_index,
+    {{ qualified('t', replicate) }},
     t.n_turn_records,
     t.total_turns,
     t.n_unpriced_spending_turns,

@@ -9,16 +9,16 @@
   var()). Each mean carries its 95% interval by the statistics conventions on the same clusters
   (t with C - 1 degrees of freedom), so the SE of the scored mean is inspect's stderr.
 -#}
+{#- one metric of a log: a score, its scorer and reducer #}
+{%- set metric = ['source_file', 'score_name', 'scorer', 'reducer'] %}
+
 with sample_values as (
     select * from {{ ref('int_inspect__sample_values') }}
 ),
 
 clusters as (
     select
-        v.source_file,
-        v.score_name,
-        v.scorer,
-        v.reducer,
+        {{ qualified('v', metric) }},
         v.cluster_key,
         v.cluster_id,
         sum(case when not v.is_unscored then v.value end) as scored_sum,
@@ -26,27 +26,21 @@ clusters as (
         sum(v.value) as attempted_sum,
         count(*) as attempted_n
     from sample_values as v
-    group by v.source_file, v.score_name, v.scorer, v.reducer, v.cluster_key, v.cluster_id
+    group by {{ qualified('v', metric) }}, v.cluster_key, v.cluster_id
 ),
 
 spread as (
     select
-        v.source_file,
-        v.score_name,
-        v.scorer,
-        v.reducer,
+        {{ qualified('v', metric) }},
         stddev_samp(case when not v.is_unscored then v.value end) as std_recomputed,
         var_samp(case when not v.is_unscored then v.value end) as var_recomputed
     from sample_values as v
-    group by v.source_file, v.score_name, v.scorer, v.reducer
+    group by {{ qualified('v', metric) }}
 ),
 
 summed as (
     select
-        c.source_file,
-        c.score_name,
-        c.scorer,
-        c.reducer,
+        {{ qualified('c', metric) }},
         max(c.cluster_key) as cluster_key,
         cast(sum(c.scored_n) as bigint) as n_reduced,
         count(case when c.scored_n > 0 then 1 end) as n_clusters_scored,
@@ -57,14 +51,11 @@ summed as (
         sum(c.attempted_sum) / sum(c.attempted_n) as mean_errors_as_incorrect,
         {{ cluster_se('c.attempted_sum', 'c.attempted_n') }} as errors_as_incorrect_se
     from clusters as c
-    group by c.source_file, c.score_name, c.scorer, c.reducer
+    group by {{ qualified('c', metric) }}
 )
 
 select
-    s.source_file,
-    s.score_name,
-    s.scorer,
-    s.reducer,
+    {{ qualified('s', metric) }},
     s.cluster_key,
     s.n_reduced,
     s.n_clusters_scored,

@@ -7,6 +7,9 @@
   (stderr(cluster=...)), else the sample itself (epochs of a sample are replicates, already reduced to one
   value). The unit of int_inspect__metrics_recomputed and inspect_model_pairs.
 -#}
+{#- one metric of a log: a score, its scorer and reducer #}
+{%- set metric = ['source_file', 'score_name', 'scorer', 'reducer'] %}
+
 with samples as (
     select * from {{ ref('stg_inspect__samples') }}
 ),
@@ -26,13 +29,10 @@ attempted as (
 -- the scores the log states results for, with the cluster key any of their metrics declares
 scores as (
     select
-        m.source_file,
-        m.score_name,
-        m.scorer,
-        m.reducer,
+        {{ qualified('m', metric) }},
         max(m.cluster_key) as cluster_key
     from {{ ref('stg_inspect__metrics') }} as m
-    group by m.source_file, m.score_name, m.scorer, m.reducer
+    group by {{ qualified('m', metric) }}
 ),
 
 metadata as (

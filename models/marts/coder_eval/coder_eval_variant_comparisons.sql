@@ -5,6 +5,8 @@
 -- McNemar's exact test is on TASK-level pass/fail (every graded replicate passed): tasks are the
 -- independent units; replicate indices are not paired across variants. p-values are adjusted
 -- (Holm, BH) within the family of all variant pairs of one experiment run.
+{%- set comparison = ['run_id', 'system_prompt_regime', 'variant_a', 'variant_b'] %}
+
 with pairs as (
     select * from {{ ref('int_coder_eval__variant_comparison_pairs') }}
 ),
@@ -18,10 +20,7 @@ experiments as (
 
 compared as (
     select
-        p.run_id,
-        p.system_prompt_regime,
-        p.variant_a,
-        p.variant_b,
+        {{ qualified('p', comparison) }},
         count(*) as n_pairs,
         avg(p.score_a) as mean_score_a,
         avg(p.score_b) as mean_score_b,
@@ -38,7 +37,7 @@ compared as (
         sum(case when not p.passed_a and p.passed_b then 1 else 0 end) as n_only_b_passed,
         {{ arm_stamp_ranges('p') }}
     from pairs as p
-    group by p.run_id, p.system_prompt_regime, p.variant_a, p.variant_b
+    group by {{ qualified('p', comparison) }}
 ),
 
 tested as (

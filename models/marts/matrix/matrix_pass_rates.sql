@@ -3,6 +3,8 @@
   The turns of one conversation script (cluster_key = scenario_id within the cell) form one cluster: the
   interval is Wilson at the design-effect sample size with t(C-1) (contract: clustered binary rates). Turns whose check outcome is NULL are counted in n_outcome_missing and in neither side.
 -#}
+{%- set stratum = ['cell', 'turn_type', 'evidence_class', 'difficulty'] %}
+
 with turns as (
     select * from {{ ref('fct_matrix_turns') }}
     where evidence_class is not null
@@ -10,10 +12,7 @@ with turns as (
 
 clusters as (
     select
-        t.cell,
-        t.turn_type,
-        t.evidence_class,
-        t.difficulty,
+        {{ qualified('t', stratum) }},
         t.cluster_key,
         count(t.check_passed) as cluster_n,
         count(*) filter (where t.check_passed) as cluster_sum,
@@ -21,15 +20,12 @@ clusters as (
         min(t.stamp) as first_stamp,
         max(t.stamp) as last_stamp
     from turns as t
-    group by t.cell, t.turn_type, t.evidence_class, t.difficulty, t.cluster_key
+    group by {{ qualified('t', stratum) }}, t.cluster_key
 ),
 
 strata as (
     select
-        c.cell,
-        c.turn_type,
-        c.evidence_class,
-        c.difficulty,
+        {{ qualified('c', stratum) }},
         sum(c.cluster_n) as n_turns,
         sum(c.cluster_sum) as n_passed,
         sum(c.cluster_missing) as n_outcome_missing,
@@ -39,7 +35,7 @@ strata as (
         min(c.first_stamp) as first_stamp,
         max(c.last_stamp) as last_stamp
     from clusters as c
-    group by c.cell, c.turn_type, c.evidence_class, c.difficulty
+    group by {{ qualified('c', stratum) }}
 )
 
 select
