@@ -1,13 +1,5 @@
 with cases as (
-    select
-        case_id,
-        mean_value,
-        se,
-        n_clusters,
-        n_obs,
-        k,
-        n
-    from {{ ref('stats_inference_cases') }}
+    select * from {{ ref('stats_inference_cases') }}
 )
 
 select
