@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check demo-spark test-spark bench-spark parity-spark
+.PHONY: demo test install lock browser lint docs docs-serve lineage bench bench-quick fuzz clean wheel generate readme-figure inspect-fixtures inspect-check demo-spark test-spark bench-spark parity-spark repeated-blocks
 
 UV_VERSION := 0.13.8
 
@@ -74,6 +74,11 @@ generate: $(STAMP)
 	$(BIN)/python scripts/rules_table.py --write
 	$(BIN)/python scripts/gen_mart_aliases.py
 	$(BIN)/python -m evalhouse.docs_site lineage
+
+# docs/repeated_blocks.md, the ledger of repeated blocks: needs the `duplicates` clone detector on PATH (not
+# part of the project, so not in `generate`); the ledger says which commit it describes
+repeated-blocks: $(STAMP)
+	duplicates --most 200 --seconds 120 | $(BIN)/python scripts/repeated_blocks.py > docs/repeated_blocks.md
 
 # fixtures/inspect: real inspect_ai logs, written offline by inspect_ai itself (mockllm) in two throw-away venvs
 inspect-fixtures: $(STAMP)
