@@ -5,7 +5,8 @@ Plain file parsing (no dbt run, no manifest): fast and independent of whether th
   under tests/ (top-level `data_tests:`) or in a `{{ config(severity=...) }}` call; generic tests
   anywhere in models/ seeds/ snapshots/ tests/ ymls with `name: r<NN>_...` under data_tests/tests.
 - negative controls: pytest functions under tests/ whose name starts with test_r<NN>_ (a name
-  may cover several rules: test_r03_r04_r05_r12_... counts for each).
+  may cover several rules: test_r03_r04_r05_r12_... counts for each), and the Spark plants
+  (tests/spark/test_spark_controls.py, PLANTS): one parametrised control per planted rule test.
 
 Usage:
     python scripts/rules_table.py            # print the coverage table (what is missing)
@@ -201,9 +202,31 @@ def discover_controls() -> dict[str, list[str]]:
     return out
 
 
+SPARK_CONTROLS = ROOT / "tests" / "spark" / "test_spark_controls.py"
+SPARK_PLANT_TEST = "test_rule_fires_on_its_plant_on_both_engines"
+
+
+def discover_spark_plants() -> dict[str, list[str]]:
+    """rule id -> the parametrised Spark control of each rule test planted in PLANTS (tests/spark): the same
+    violation planted in the DuckDB and the Spark build must make the test fail on both, with equal counts."""
+    out: dict[str, list[str]] = {r: [] for r in RULE_IDS}
+    tree = ast.parse(SPARK_CONTROLS.read_text())
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Plant" and node.args
+                and isinstance(node.args[0], ast.Tuple)):
+            for elt in node.args[0].elts:
+                name = elt.value
+                m = re.match(r"r(\d\d)_", name)
+                if m and f"R{m.group(1)}" in out:
+                    out[f"R{m.group(1)}"].append(f"{_rel(SPARK_CONTROLS)}::{SPARK_PLANT_TEST}[{name}]")
+    return out
+
+
 def coverage() -> list[RuleCoverage]:
     tests = discover_dbt_tests()
     controls = discover_controls()
+    for r, ids in discover_spark_plants().items():
+        controls[r] = controls[r] + ids
     cov = {r: RuleCoverage(r) for r in RULE_IDS}
     for t in tests:
         if t.rule in cov:
