@@ -318,8 +318,8 @@ def worker_profile_direct(task: dict) -> dict:
         res = fn()
         out.append({"variant": label, "wall_s": round(time.perf_counter() - t0, 3), "cpu_s": round(cpu() - c0, 3)})
         return res
-    timed("Python pre-pass (hashes, counts, preconditions)", lambda: P._scan_file(path))
-    sc = timed("Python pre-pass + line hashes (runs in the prefetch thread)", lambda: P._scan_file(path, tmp))
+    timed("Python pre-pass (hashes, counts, preconditions)", lambda: P.scan_file(path))
+    sc = timed("Python pre-pass + line hashes (runs in the prefetch thread)", lambda: P.scan_file(path, tmp))
     csv_lines = S.sql("csv_lines", path="$file")
     store_only = ("SELECT $load_id, $at, $file, n, coalesce(line, ''), '-', $fsha, NULL "
                   f"FROM (SELECT row_number() OVER () AS n, line FROM {csv_lines}) WHERE n <= $n_lines")

@@ -27,7 +27,7 @@ class BatchMixin:
         """Queue a small file's first landing (or replacement) for _flush_small: per-file statements cost
         milliseconds each, which dominates a folder of many tiny files. False: land it the usual way."""
         try:
-            with prepass._read_file(path) as fh:
+            with prepass.read_file(path) as fh:
                 data = fh.read(sc.end)
         except OSError:
             return False

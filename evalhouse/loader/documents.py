@@ -52,7 +52,7 @@ class DocumentsMixin:
                 res.status = "unchanged"
                 self.s.files.append(res)
                 return None
-            with prepass._read_file(path) as fh:
+            with prepass.read_file(path) as fh:
                 data = fh.read()
         except OSError as exc:
             self._whole_file_error(res, _read_failure(exc))
@@ -144,7 +144,7 @@ class DocumentsMixin:
         """sha256 of a run directory's run.json: on disk, else as last landed (a run moved away)."""
         path = os.path.join(run_dir, "run.json")
         try:
-            with prepass._read_file(path) as fh:
+            with prepass.read_file(path) as fh:
                 return hashlib.sha256(fh.read()).hexdigest()
         except OSError:
             reg = self.registry.get(path)

@@ -48,7 +48,7 @@ class JsonlMixin:
         """Run the pure-Python reading of the JSONL files in `pool`, so it overlaps DuckDB's work.
 
         A grown registered file: hash its landed prefix (an append's only O(landed) work), all at once.
-        Any other changed file: its pre-pass (prepass._scan_file), prepass.SCAN_AHEAD files ahead of the one DuckDB is
+        Any other changed file: its pre-pass (prepass.scan_file), prepass.SCAN_AHEAD files ahead of the one DuckDB is
         landing (each pre-pass leaves a file of line hashes on disk until its file is landed). hashlib,
         the block reads and DuckDB release the GIL. load_jsonl uses a prefetched pre-pass only if the
         file's stat is still the one it was computed under."""
@@ -66,7 +66,7 @@ class JsonlMixin:
             if self._unchanged_by_stat(reg, st):
                 continue
             if _append_candidate(reg, it.family):
-                self._prefixes[it.path] = pool.submit(prepass._safe_hash_prefix, it.path, reg.bytes_landed)
+                self._prefixes[it.path] = pool.submit(prepass.safe_hash_prefix, it.path, reg.bytes_landed)
             else:
                 self._scan_queue[it.path] = None
         self._top_up_scans()
@@ -79,7 +79,7 @@ class JsonlMixin:
                 st = os.stat(path)
             except OSError:
                 continue
-            scan = self._pool.submit(prepass._safe_scan_file, path, self.shas_dir)
+            scan = self._pool.submit(prepass.safe_scan_file, path, self.shas_dir)
             self._scans[path] = (_stat_key(st), scan)
 
     def _prefetched_scan(self, path: str, st: os.stat_result) -> "_Scan":
@@ -92,7 +92,7 @@ class JsonlMixin:
             if sc is not None and got[0] == _stat_key(st):
                 return sc
             _drop_line_shas(sc)
-        return prepass._scan_file(path, self.shas_dir)
+        return prepass.scan_file(path, self.shas_dir)
 
     # ---- JSONL -------------------------------------------------------------------------------
     def load_jsonl(self, item: Item) -> None:
@@ -208,13 +208,13 @@ class JsonlMixin:
         if self.batch and sc is not None and start == 0 and 0 < end <= min(batch.SMALL_FILE_BYTES, self.record_cap) and \
                 self._batch_small(path, family, reg, res, st, sc, pending):
             return
-        # line hashes exist only when the direct path is on and its preconditions hold (see prepass._scan_file)
+        # line hashes exist only when the direct path is on and its preconditions hold (see prepass.scan_file)
         direct = sc is not None and sc.line_shas is not None and end > start and start == 0 and \
             self._land_direct(path, family, sc, st, res)
         if end > start:
             if not direct:
                 if data is None:                                    # the chunked way needs the bytes
-                    with prepass._read_file(path) as fh:
+                    with prepass.read_file(path) as fh:
                         data = fh.read(end)
                     if len(data) < end or hashlib.sha256(data).hexdigest() != end_sha:
                         raise LoadError(f"{path} changed while it was being loaded; run the load again")
@@ -248,7 +248,7 @@ class JsonlMixin:
                 res.status = "unchanged"
                 self.s.files.append(res)
                 return
-            with prepass._read_file(path) as fh:
+            with prepass.read_file(path) as fh:
                 data = prepass._gunzip(fh, path)
         except OSError as exc:
             self._whole_file_error(res, _read_failure(exc))

@@ -1,5 +1,10 @@
 """Reading files without DuckDB: the streaming pre-pass (hashes, line count, direct-path preconditions),
-prefix hashes of registered files, and gzip archives."""
+prefix hashes of registered files, and gzip archives.
+
+The loader's other modules read files through the public functions here: read_file (every open of a log
+file), scan_file / safe_scan_file (the pre-pass), safe_hash_prefix (is a registered file still what was
+landed?) and line_digests. The loader's tests inject faults (a permission error, a full disk, a file
+rewritten mid-load) by replacing these."""
 from __future__ import annotations
 
 import codecs
@@ -31,7 +36,7 @@ def _pending(data: bytes, end: int, off: int = 0) -> int:
     return 1 if tail else 0
 
 
-def _read_file(path: str):
+def read_file(path: str):
     """Open `path` for reading (binary); every file the loader reads goes through here."""
     return open(path, "rb")
 
@@ -50,7 +55,7 @@ def _hash_prefix(path: str, n: int):
 
     Hashes straight from a read-only memory map (no copy); hashlib releases the GIL, so the
     prefixes of several files can be hashed in parallel threads (see _Loader.prefetch)."""
-    with _read_file(path) as fh:
+    with read_file(path) as fh:
         return _hash_prefix_fd(fh, n)
 
 
@@ -92,13 +97,13 @@ class _Scan:
     line_shas: str | None = None   # a file of the complete lines' sha256 hex digests, one per line, in order
 
 
-def _line_digests(lines) -> bytes:
+def line_digests(lines) -> bytes:
     """The sha256 hex digests of `lines`, one per output line (the text DuckDB stores for each)."""
     sha = hashlib.sha256
     return "".join([sha(ln).hexdigest() + "\n" for ln in lines]).encode("ascii")
 
 
-def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
+def scan_file(path: str, shas_dir: str | None = None) -> _Scan:
     """Read `path` once in READ_BLOCK pieces: hashes, newline count and the direct-path preconditions.
 
     With `shas_dir`, it also writes the sha256 of every complete line (as DuckDB will store it: without
@@ -119,7 +124,7 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
         fd, sc.line_shas = tempfile.mkstemp(prefix="lines-", suffix=".sha", dir=shas_dir)
         out = os.fdopen(fd, "wb")
     try:
-        with _read_file(path) as fh:
+        with read_file(path) as fh:
             while True:
                 buf = fh.read(READ_BLOCK)
                 if not buf:
@@ -158,7 +163,7 @@ def _scan_file(path: str, shas_dir: str | None = None) -> _Scan:
                         line1_done = True
                         if pieces[0].startswith(BOM):
                             pieces[0] = pieces[0][len(BOM):]
-                    out.write(_line_digests(pieces))
+                    out.write(line_digests(pieces))
     except BaseException:
         if out is not None:
             out.close()
@@ -212,16 +217,16 @@ def _prefix_hexdigest(path: str, n: int) -> str | None:
     return None if got is None else got[1].hexdigest()
 
 
-def _safe_hash_prefix(path: str, n: int):
+def safe_hash_prefix(path: str, n: int):
     try:
         return _hash_prefix(path, n)
     except (OSError, ValueError):
         return None          # unreadable now: load_jsonl reads it again and reports why
 
 
-def _safe_scan_file(path: str, shas_dir: str | None = None) -> "_Scan | None":
+def safe_scan_file(path: str, shas_dir: str | None = None) -> "_Scan | None":
     try:
-        return _scan_file(path, shas_dir)
+        return scan_file(path, shas_dir)
     except (OSError, ValueError):
         return None          # unreadable now: load_jsonl reads it again and reports why
 
@@ -255,7 +260,7 @@ def _read_jsonl(path: str, reg: dict, prefix=None):
     If the prefix does not verify, the whole file is read (off = 0).
     """
     bl = reg.bytes_landed
-    with _read_file(path) as fh:
+    with read_file(path) as fh:
         # the prefix and the tail come from ONE file: a precomputed hash of a file since replaced or rewritten
         # (another inode or mtime) is recomputed here, so old lines are never committed with a new file's tail
         ident = _file_identity(fh)

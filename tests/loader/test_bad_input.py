@@ -129,13 +129,13 @@ def test_unreadable_file_is_a_whole_file_error(tmp_path, monkeypatch):
     if os.geteuid() != 0:
         bad.chmod(0)
     else:  # root reads everything: make the read fail as a permission error would
-        real = P._read_file
+        real = P.read_file
 
         def fake(path):
             if path == str(bad):
                 raise PermissionError(13, "Permission denied", path)
             return real(path)
-        monkeypatch.setattr(P, "_read_file", fake)
+        monkeypatch.setattr(P, "read_file", fake)
     db = tmp_path / "w.duckdb"
     s = load(tmp_path, db)
     assert errors(db, bad) == [(None, "cannot read file: Permission denied (check its permissions)", None)]

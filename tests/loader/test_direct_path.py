@@ -94,9 +94,9 @@ def test_crlf_nul_and_invalid_utf8_files_take_the_chunked_path(tmp_path):
     for name, data in [("crlf", b'{"a": 1}\r\n{"a": 2}\r\n'), ("nul", b'{"a": 1}\n{"a": "\x00"}\n'),
                        ("latin1", b'{"a": 1}\n{"a": "caf\xe9"}\n'), ("cut_char", b'{"a": "\xc3"}\n')]:
         path = write(tmp_path / f"{name}.jsonl", data)
-        assert P._scan_file(str(path)).direct_ok is False, name
+        assert P.scan_file(str(path)).direct_ok is False, name
     clean = write(tmp_path / "clean.jsonl", '{"a": "caf\u00e9"}\n{"b": 2}\n')
-    sc = P._scan_file(str(clean))
+    sc = P.scan_file(str(clean))
     assert sc.direct_ok and sc.lines == 2 and sc.key_lists == [["a"], ["b"]]
 
 
@@ -105,7 +105,7 @@ def test_scan_hashes_and_counts_across_block_boundaries(tmp_path, monkeypatch):
     monkeypatch.setattr(P, "READ_BLOCK", 5)
     data = '{"a": "\u00e9\u00e9\u00e9"}\n{"b": 2}\n{"c"'.encode()
     path = write(tmp_path / "a.jsonl", data)
-    sc = P._scan_file(str(path))
+    sc = P.scan_file(str(path))
     end = data.rfind(b"\n") + 1
     assert (sc.size, sc.end, sc.lines) == (len(data), end, 2)
     assert sc.end_sha == hashlib.sha256(data[:end]).hexdigest()
@@ -164,7 +164,7 @@ def test_a_file_rewritten_during_the_load_is_never_half_landed(tmp_path, monkeyp
 def test_a_prefetched_pre_pass_of_a_file_that_changed_since_is_not_used(tmp_path, monkeypatch):
     """The pre-pass runs ahead in a thread; if the file changes after it, the load scans it again."""
     path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(4)))
-    real = P._safe_scan_file
+    real = P.safe_scan_file
     calls = []
 
     def scan_then_rewrite(p, shas_dir=None):
@@ -173,7 +173,7 @@ def test_a_prefetched_pre_pass_of_a_file_that_changed_since_is_not_used(tmp_path
             _rewrite_2_to_7(path)
         calls.append(p)
         return sc
-    monkeypatch.setattr(P, "_safe_scan_file", scan_then_rewrite)
+    monkeypatch.setattr(P, "safe_scan_file", scan_then_rewrite)
     real_load_jsonl = L._Loader.load_jsonl
 
     def load_jsonl_after_the_prefetch(self, item):
@@ -185,7 +185,7 @@ def test_a_prefetched_pre_pass_of_a_file_that_changed_since_is_not_used(tmp_path
     assert calls == [str(path)], "the pre-pass was prefetched"
     assert s.records_landed == 4
     assert [json.loads(r[1])["i"] for r in _raw(db, path)] == [0, 1, 7, 3], "the file as it is now"
-    assert q(db, "SELECT file_sha256 FROM raw.files") == [(P._scan_file(str(path)).file_sha,)]
+    assert q(db, "SELECT file_sha256 FROM raw.files") == [(P.scan_file(str(path)).file_sha,)]
 
 
 def test_the_pre_pass_hashes_each_line_as_duckdb_stores_it(tmp_path, monkeypatch):
@@ -200,7 +200,7 @@ def test_the_pre_pass_hashes_each_line_as_duckdb_stores_it(tmp_path, monkeypatch
         monkeypatch.setattr(P, "READ_BLOCK", block)
         shas = tmp_path / f"shas{block}"
         shas.mkdir()
-        sc = P._scan_file(str(path), str(shas))
+        sc = P.scan_file(str(path), str(shas))
         assert sc.lines == len(lines)
         assert open(sc.line_shas).read().split() == expected, block
 
@@ -209,14 +209,14 @@ def test_no_line_hashes_for_files_that_take_the_chunked_path(tmp_path):
     shas = tmp_path / "shas"
     shas.mkdir()
     path = write(tmp_path / "crlf.jsonl", b'{"a": 1}\r\n{"a": 2}\r\n')
-    assert P._scan_file(str(path), str(shas)).line_shas is None
+    assert P.scan_file(str(path), str(shas)).line_shas is None
     assert list(shas.iterdir()) == []
 
 
 def test_a_line_hash_out_of_step_with_the_lines_is_caught_and_rehashed(tmp_path, monkeypatch):
     """The guard behind the positional pairing of lines and pre-pass hashes."""
-    real = P._line_digests
-    monkeypatch.setattr(P, "_line_digests", lambda lines: real(list(lines)[1:] + [b"x"]))   # shifted by one
+    real = P.line_digests
+    monkeypatch.setattr(P, "line_digests", lambda lines: real(list(lines)[1:] + [b"x"]))   # shifted by one
     path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(50)))
     db = tmp_path / "w.duckdb"
     s = load(tmp_path, db)
@@ -236,14 +236,14 @@ def test_no_line_hashes_outlive_their_file(tmp_path, monkeypatch):
     files = [write(tmp_path / "logs_big" / f"n{k}.jsonl", json.dumps({"k": k}) + "\n") for k in range(3)]
     files += [write(tmp_path / "logs_big" / f"copy{k}.jsonl", first.read_bytes()) for k in range(3)]
     files += [write(tmp_path / "logs_big" / f"p{k}.jsonl", json.dumps({"p": k}) + "\n") for k in range(3)]
-    real = P._scan_file
+    real = P.scan_file
     hashed = []
 
     def spy(p, shas_dir=None):
         sc = real(p, shas_dir)
         hashed.append(sc.line_shas is not None)
         return sc
-    monkeypatch.setattr(P, "_scan_file", spy)
+    monkeypatch.setattr(P, "scan_file", spy)
     real_land = L._Loader._land_direct
     on_disk = []
 

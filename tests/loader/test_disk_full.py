@@ -31,7 +31,7 @@ def test_enospc_while_reading_ahead_fails_the_load_as_a_full_disk(tmp_path, monk
     def full(*_a, **_k):
         raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "w.duckdb.lines.tmp"))
 
-    monkeypatch.setattr(P, "_scan_file", full)
+    monkeypatch.setattr(P, "scan_file", full)
     assert cli_main(["load", str(tmp_path), "--db", str(db), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "disk is full" in err and "w.duckdb.lines.tmp" in err and "permissions" not in err

@@ -49,7 +49,7 @@ def test_unchanged_file_is_skipped_without_reading_it(logs, monkeypatch):
 
     def boom(path):
         raise AssertionError(f"read {path}")
-    monkeypatch.setattr(P, "_read_file", boom)
+    monkeypatch.setattr(P, "read_file", boom)
     assert load(logs, db).files_unchanged == 3
 
 

@@ -193,7 +193,7 @@ def test_a_file_replaced_after_its_prefix_was_hashed_never_commits_a_mix(tmp_pat
     load(tmp_path, db)
     with open(f, "a") as fh:                                      # it grows: an append candidate
         fh.write(_lines(2, "more"))
-    real = P._safe_hash_prefix
+    real = P.safe_hash_prefix
 
     def hash_then_replace(path, n):
         got = real(path, n)                                      # the prefix of the grown file, as it was ...
@@ -203,6 +203,6 @@ def test_a_file_replaced_after_its_prefix_was_hashed_never_commits_a_mix(tmp_pat
         os.replace(new, path)
         return got
 
-    monkeypatch.setattr(P, "_safe_hash_prefix", hash_then_replace)
+    monkeypatch.setattr(P, "safe_hash_prefix", hash_then_replace)
     load(tmp_path, db)
     assert _tags(db) == ["new"] * 6                              # the new file, whole; never old + new tail
