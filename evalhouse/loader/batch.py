@@ -46,6 +46,7 @@ class BatchMixin:
         # registered now (so a copy later in this load is a duplicate); its landed count is set by _flush_small
         self._register(path, family, sc.size, st.st_mtime_ns, sc.end, sc.end_sha, sc.file_sha, len(lines), len(lines),
                        duplicate_of=None if res.status == "replaced" else ..., first_line_sha=_first_line_sha(data))
+        res.landed_by = "batch"
         self.s.files.append(res)
         self._batches.setdefault(family, []).append((path, sc.file_sha, lines, res))
         self._batch_bytes += sc.end

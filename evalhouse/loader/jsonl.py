@@ -211,6 +211,8 @@ class JsonlMixin:
         # line hashes exist only when the direct path is on and its preconditions hold (see prepass.scan_file)
         direct = sc is not None and sc.line_shas is not None and end > start and start == 0 and \
             self._land_direct(path, family, sc, st, res)
+        if direct:
+            res.landed_by = "direct"
         if end > start:
             if not direct:
                 if data is None:                                    # the chunked way needs the bytes
@@ -387,6 +389,7 @@ class JsonlMixin:
     def _land_segment(self, path, family, data: bytes, start: int, end: int, base: int, file_sha: str,
                       res: FileResult, file_off: int = 0) -> None:
         """Land data[start:end] (complete lines); data starts at byte `file_off` of the file."""
+        res.landed_by = "chunked"
         table = JSONL_TABLES[family]
         pos = start
         line_base = base

@@ -30,6 +30,8 @@ class FileResult:
     pending: int = 0         # 1 if a partial last line (no newline yet) was left for later
     duplicate_of: str | None = None
     continues: str | None = None      # a copy that grew: the landed file its first lines repeat
+    landed_by: str | None = None      # how its lines landed: "direct" (DuckDB's own scanner), "chunked" (split
+    #                                   in Python), "batch" (one statement with other small files); None: no lines
 
 
 @dataclass

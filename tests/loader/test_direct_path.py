@@ -28,14 +28,6 @@ def _outcome(tmp_path, name, data, direct, monkeypatch, batch=False):
     root = tmp_path / ("batch" if batch else "direct" if direct else "chunked")
     path = write(root / "logs_big" / f"{name}.jsonl", data)
     db = root / "w.duckdb"
-    used = []
-    real = L._Loader._land_direct
-
-    def spy(self, *a, **kw):
-        ok = real(self, *a, **kw)
-        used.append(ok)
-        return ok
-    monkeypatch.setattr(L._Loader, "_land_direct", spy)
     s = load(root, db)
     f = s.by_path()[str(path)]
     return {
@@ -43,7 +35,7 @@ def _outcome(tmp_path, name, data, direct, monkeypatch, batch=False):
         "errors": errors(db, path),
         "counts": (f.lines, f.landed, f.quarantined, f.blank, f.pending, f.status),
         "loads": q(db, "SELECT records_landed, lines_quarantined, lines_blank FROM raw.loads"),
-    }, used
+    }, f.landed_by
 
 
 def _mixed_file() -> bytes:
@@ -65,24 +57,23 @@ def _mixed_file() -> bytes:
 @pytest.mark.parametrize("name", sorted(CASES) + ["mixed"])
 def test_direct_and_chunked_paths_land_the_same(tmp_path, monkeypatch, name):
     data = _mixed_file() if name == "mixed" else CASES[name][0]
-    direct, used = _outcome(tmp_path, name, data, True, monkeypatch)
-    used = list(used)                      # the later outcomes' spies wrap this one
-    chunked, used_chunked = _outcome(tmp_path, name, data, False, monkeypatch)
+    direct, direct_by = _outcome(tmp_path, name, data, True, monkeypatch)
+    chunked, chunked_by = _outcome(tmp_path, name, data, False, monkeypatch)
     assert direct == chunked
-    assert used_chunked == []
+    assert chunked_by != "direct"
     # the small-file batch (many first landings in one statement) lands the same too
     batched, _ = _outcome(tmp_path, name, data, True, monkeypatch, batch=True)
     assert batched == chunked
     raw = data if isinstance(data, bytes) else data.encode()
     if raw and b"\r" not in raw and b"\x00" not in raw and name != "invalid_utf8_in_string":
-        assert used == [True], "the direct path lands every file whose preconditions hold"
+        assert direct_by == "direct", "the direct path lands every file whose preconditions hold"
     else:
-        assert used in ([], [False])
+        assert direct_by != "direct"
 
 
 def test_mixed_file_really_exercises_the_second_look(tmp_path, monkeypatch):
-    out, used = _outcome(tmp_path, "mixed", _mixed_file(), True, monkeypatch)
-    assert used == [True]
+    out, landed_by = _outcome(tmp_path, "mixed", _mixed_file(), True, monkeypatch)
+    assert landed_by == "direct"
     lines, landed, quarantined, blank, pending, _ = out["counts"]
     assert quarantined >= 8 and blank >= 3 and pending == 1 and landed > 300
     notes = [r[3] for r in out["rows"] if r[3]]
@@ -257,3 +248,16 @@ def test_no_line_hashes_outlive_their_file(tmp_path, monkeypatch):
     assert len(on_disk) == 6 and max(on_disk) <= P.SCAN_AHEAD + 1, on_disk
     assert q(db, "SELECT count(*) FROM raw.big_lines WHERE record_sha256 <> sha256(record)") == [(0,)]
     assert not os.path.exists(f"{db}.lines.tmp")
+
+
+@pytest.mark.parametrize("direct, batch, want", [("1", "0", "direct"), ("0", "0", "chunked"), ("1", "1", "batch"),
+                                                 ("0", "1", "batch")])
+def test_each_file_says_how_its_lines_landed(tmp_path, monkeypatch, direct, batch, want):
+    """FileResult.landed_by: the direct path, the chunked path or the small-file batch; None when nothing landed."""
+    monkeypatch.setenv("EVALHOUSE_LOAD_DIRECT", direct)
+    monkeypatch.setenv("EVALHOUSE_LOAD_BATCH", batch)
+    path = write(tmp_path / "logs_big" / "a.jsonl", "".join(json.dumps({"i": i}) + "\n" for i in range(3)))
+    db = tmp_path / "w.duckdb"
+    assert load(tmp_path, db).by_path()[str(path)].landed_by == want
+    again = load(tmp_path, db).by_path()[str(path)]
+    assert (again.status, again.landed_by) == ("unchanged", None)
