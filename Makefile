@@ -78,7 +78,8 @@ generate: $(STAMP)
 # docs/repeated_blocks.md, the ledger of repeated blocks: needs the `duplicates` clone detector on PATH (not
 # part of the project, so not in `generate`); the ledger says which commit it describes
 repeated-blocks: $(STAMP)
-	duplicates --most 200 --seconds 120 | $(BIN)/python scripts/repeated_blocks.py > docs/repeated_blocks.md
+	duplicates --most 200 --seconds 120 | $(BIN)/python scripts/repeated_blocks.py > .repeated_blocks.md
+	mv .repeated_blocks.md docs/repeated_blocks.md
 
 # fixtures/inspect: real inspect_ai logs, written offline by inspect_ai itself (mockllm) in two throw-away venvs
 inspect-fixtures: $(STAMP)
