@@ -1,12 +1,10 @@
 {#-
   What the logs claim: one row per line under logs/ that is a JSON object with none of the
-  family's fields (scenario_id, turn_index, type, check_kind, check_passed): foreign JSON, not a record of this family.
+  family's fields (the list below): foreign JSON, not a record of this family.
   It is left out of every model past staging; the finding says so and what to do.
 -#}
 select
     {{ dq_finding('LOAD', 'matrix', 'r') }},
-    'a JSON object with none of the fields of this family (scenario_id, turn_index, type, check_kind, check_passed): '
-    || 'not a record of it, left out of every mart; if it belongs to another family, move the file (logs_big/ runs, logs/ matrix turns, '
-    || 'logs_layered/ pipeline measurements) or load it with --family' as detail
+    {{ foreign_record_detail(['scenario_id', 'turn_index', 'type', 'check_kind', 'check_passed']) }} as detail
 from {{ ref('stg_matrix__turns') }} as r
 where r.is_foreign_record
