@@ -434,7 +434,6 @@ def columns_without_lineage(rows: list[dict], mart_columns: list[tuple[str, str]
     return bad
 
 
-
 # How a lineage row that ends outside the models reads in the field reference (by lineage_end).
 _END_LABELS = {
     "seed": "`{model}.{column}` (seed)",
@@ -444,6 +443,7 @@ _END_LABELS = {
     "constant": "constant `{column}`",
     "unparsed": "`{model}.{column}` (SQL not parsed)",
 }
+
 
 def describe(rows: list[dict], mart_model: str, mart_column: str, max_lines: int = 40) -> str:
     """Markdown: the lineage tree of one mart column (appended to its docs description)."""

@@ -211,8 +211,6 @@ class JsonlMixin:
         # line hashes exist only when the direct path is on and its preconditions hold (see prepass.scan_file)
         direct = sc is not None and sc.line_shas is not None and end > start and start == 0 and \
             self._land_direct(path, family, sc, st, res)
-        if direct:
-            res.landed_by = "direct"
         if end > start:
             if not direct:
                 if data is None:                                    # the chunked way needs the bytes
@@ -346,6 +344,7 @@ class JsonlMixin:
         res.landed += sc.lines - len(gone)
         res.quarantined += len(errs)
         res.blank += blank
+        res.landed_by = "direct"
         self.progress.advance(sc.size, path)
         return True
 
