@@ -28,6 +28,23 @@ def _err(*lines: str) -> None:
     print(*lines, sep="\n", file=sys.stderr, flush=True)
 
 
+def _failed(command: str, exc: Exception, db: Path, unchanged: str = "the working file") -> int:
+    """Say why `evalhouse <command>` failed and return its exit code: 2 for a usage error, else 1. An error
+    from the operating system (it has an errno: a full disk, a permission) says what stayed unchanged; any
+    other failure (a busy warehouse, a failed build, a missing file) says its own message, which says what
+    to do."""
+    from .config import UsageError
+
+    if isinstance(exc, UsageError):
+        _err(f"evalhouse {command}: error: {exc}")
+        return 2
+    if isinstance(exc, OSError) and exc.errno is not None:
+        _err(os_failure_message(command, exc, db, unchanged))
+        return 1
+    _err(f"evalhouse {command}: {exc}")
+    return 1
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="evalhouse", description="Admissible numbers from AI-agent evaluation logs.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -169,12 +186,8 @@ def cmd_load(paths, db, family=None, follow_symlinks=False, quiet=False, wait: f
 
     try:
         summary = load_paths(paths, db, family=family, follow_symlinks=follow_symlinks, progress=not quiet, wait=wait)
-    except UsageError as exc:
-        _err(f"evalhouse load: error: {exc}")
-        return 2
-    except DatabaseBusy as exc:
-        _err(f"evalhouse load: {exc}")
-        return 1
+    except (UsageError, DatabaseBusy) as exc:
+        return _failed("load", exc, db)
     except duckdb.OutOfMemoryException as exc:
         _err(f"evalhouse load: failed, nothing was written: DuckDB ran out of memory at memory_limit "
              f"{load_memory_limit()} ({' '.join(str(exc).split())[:200]}). A very large line or document needs more: "
@@ -200,18 +213,11 @@ def cmd_build(db: Path, dbt_args: list[str] | None = None, publish: bool = True,
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         result = build(db, dbt_args=dbt_args, publish=publish, wait=wait, in_place=in_place, say=_out)
-    except BuildFailed as exc:
-        _err(f"evalhouse build: {exc}")
-        return 1
-    except DatabaseBusy as exc:
-        _err(f"evalhouse build: {exc}")
-        return 1
+    except (BuildFailed, DatabaseBusy, OSError) as exc:
+        return _failed("build", exc, db)
     except KeyboardInterrupt:
         _err("evalhouse build: interrupted; the working file and the analyst file are unchanged.")
         return 130
-    except OSError as exc:
-        _err(os_failure_message("build", exc, db, "the working file"))
-        return 1
     _out(result.summary())
     return 0
 
@@ -225,15 +231,8 @@ def cmd_build_spark(db: Path, lake: str | None = None, dbt_args: list[str] | Non
     _out(f"evalhouse build: Spark, lake {lake_path}")
     try:
         result = build_spark(db, lake_path, dbt_args=dbt_args, wait=wait)
-    except UsageError as exc:
-        _err(f"evalhouse build: {exc}")
-        return 2
-    except (SparkBuildFailed, DatabaseBusy) as exc:
-        _err(f"evalhouse build: {exc}")
-        return 1
-    except OSError as exc:
-        _err(os_failure_message("build", exc, db, "the working file"))
-        return 1
+    except (UsageError, SparkBuildFailed, DatabaseBusy, OSError) as exc:
+        return _failed("build", exc, db)
     _out(result.summary())
     return 0
 
@@ -243,12 +242,8 @@ def cmd_publish(db: Path, wait: float | None = None) -> int:
 
     try:
         target = publish(db, wait=wait)
-    except (DatabaseBusy, FileNotFoundError) as exc:
-        _err(f"evalhouse publish: {exc}")
-        return 1
-    except OSError as exc:
-        _err(os_failure_message("publish", exc, db, "the analyst file"))
-        return 1
+    except (DatabaseBusy, OSError) as exc:
+        return _failed("publish", exc, db, "the analyst file")
     _out(f"published {target} (read-only). Open it with: duckdb -readonly {target}")
     return 0
 
@@ -269,8 +264,7 @@ def cmd_sql(db: Path, query: str | None = None, working: bool = False, max_rows:
     try:
         cols, rows = run_query(path, query)
     except DatabaseBusy as exc:
-        _err(f"evalhouse sql: {exc}")
-        return 1
+        return _failed("sql", exc, db)
     except Exception as exc:  # noqa: BLE001 - duckdb errors: print them like a SQL shell would
         _err(f"evalhouse sql: {type(exc).__name__}: {exc}")
         return 1
@@ -300,8 +294,7 @@ def cmd_report(db: Path, out: str | os.PathLike = "report", working: bool = Fals
     try:
         result = write_report(path, out)
     except DatabaseBusy as exc:
-        _err(f"evalhouse report: {exc}")
-        return 1
+        return _failed("report", exc, db)
     except OSError as exc:
         _err(f"evalhouse report: cannot write {out}: {exc.strerror or exc}")
         return 1
@@ -313,10 +306,26 @@ def cmd_report(db: Path, out: str | os.PathLike = "report", working: bool = Fals
     return 0
 
 
+def _demo_logs_loaded(db: Path, data: Path, wait: float | None = None) -> int:
+    """Either demo's first step: write the sample logs into `data` and load them; the load's exit code."""
+    from .demo import write_demo_data
+
+    stats = write_demo_data(data)
+    for why in stats["skipped"]:
+        _err(f"evalhouse demo: {why}")
+    _out(f"evalhouse demo: sample logs, coder-eval runs and inspect_ai logs in {data} "
+         f"({stats['sample_files_written']} sample files, {stats['coder_eval_files_written']} coder-eval "
+         f"files and {stats['inspect_files_written']} inspect_ai files (re)written)")
+    rc = cmd_load([str(data)], db=db, wait=wait)
+    if rc != 0:
+        _err(f"evalhouse demo: load failed (exit {rc})")
+    return rc
+
+
 def cmd_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | None = None) -> int:
     """Sample logs -> load -> build -> headline tables -> report (evalhouse.demo has the parts)."""
     from .build import BuildFailed, build, run_results_summary
-    from .demo import headline_tables, write_demo_data
+    from .demo import headline_tables
     from .locking import db_lock
     from .sql import format_table
 
@@ -325,15 +334,7 @@ def cmd_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | 
     build_failed = False
     try:
         with db_lock(db, wait=wait, what="demo"):
-            stats = write_demo_data(data)
-            for why in stats["skipped"]:
-                _err(f"evalhouse demo: {why}")
-            _out(f"evalhouse demo: sample logs, coder-eval runs and inspect_ai logs in {data} "
-                 f"({stats['sample_files_written']} sample files, {stats['coder_eval_files_written']} coder-eval "
-                 f"files and {stats['inspect_files_written']} inspect_ai files (re)written)")
-            rc = cmd_load([str(data)], db=db)
-            if rc != 0:
-                _err(f"evalhouse demo: load failed (exit {rc})")
+            if _demo_logs_loaded(db, data) != 0:
                 return 1
             _out("evalhouse demo: building the warehouse (dbt build, about a minute; dbt prints errors only)...")
             try:
@@ -345,8 +346,7 @@ def cmd_demo(db: Path, data_dir: str | os.PathLike = "demo_data", wait: float | 
             if summary:
                 _out(summary)
     except DatabaseBusy as exc:
-        _err(f"evalhouse demo: {exc}")
-        return 1
+        return _failed("demo", exc, db)
     target = analyst_path(db)
     source = target
     if build_failed:
@@ -375,19 +375,14 @@ def cmd_demo_spark(db: Path, data_dir: str | os.PathLike = "demo_data", lake: st
     """The demo on Spark: the same sample logs, loaded into the working file's raw layer, built by
     `evalhouse build --target spark`, and the same headline tables read from the Parquet marts."""
     from .config import lake_dir
-    from .demo import headline_tables, write_demo_data
+    from .demo import headline_tables
     from .lake import marts_views_db
     from .sql import format_table
 
     db = Path(db).resolve()
     data = Path(data_dir).resolve()
     lake_path = (Path(lake) if lake else lake_dir(db)).resolve()
-    stats = write_demo_data(data)
-    for why in stats["skipped"]:
-        _err(f"evalhouse demo: {why}")
-    rc = cmd_load([str(data)], db=db, wait=wait)
-    if rc != 0:
-        _err(f"evalhouse demo: load failed (exit {rc})")
+    if _demo_logs_loaded(db, data, wait=wait) != 0:
         return 1
     _out("evalhouse demo: building the warehouse on Spark (dbt build --target spark, a few minutes)...")
     rc = cmd_build_spark(db, lake=str(lake_path), dbt_args=["--quiet"], wait=wait)

@@ -177,8 +177,30 @@ def discover_dbt_tests() -> list[DbtTest]:
     return sorted(found.values(), key=lambda t: t.name)
 
 
+def _parametrized_rule_tests(func: ast.FunctionDef, module: ast.Module) -> list[tuple[str, str]]:
+    """(rule test, pytest id) of each parameter of `@pytest.mark.parametrize(..., VALUES, ...)` on `func` that
+    names a rule test (`r<NN>_...`). VALUES is a list written in place or a module-level name: of strings
+    (the id is the string), or of tuples whose first item is the string (the id is that string when the
+    decorator says `ids=`, else the function's own name)."""
+    lists = {t.id: n.value for n in module.body if isinstance(n, ast.Assign)
+             for t in n.targets if isinstance(t, ast.Name)}
+    found = []
+    for deco in func.decorator_list:
+        if isinstance(deco, ast.Call) and getattr(deco.func, "attr", None) == "parametrize" and len(deco.args) > 1:
+            values = deco.args[1]
+            values = lists.get(values.id, values) if isinstance(values, ast.Name) else values
+            has_ids = any(k.arg == "ids" for k in deco.keywords)
+            for item in getattr(values, "elts", []):
+                tupled = isinstance(item, ast.Tuple) and bool(item.elts)
+                first = item.elts[0] if tupled else item
+                if isinstance(first, ast.Constant) and isinstance(first.value, str) and TEST_NAME.match(first.value):
+                    found.append((first.value, f"{func.name}[{first.value}]" if has_ids or not tupled else func.name))
+    return found
+
+
 def discover_controls() -> dict[str, list[str]]:
-    """rule id -> pytest node ids of functions named test_r<NN>_... (several ids per name allowed)."""
+    """rule id -> pytest node ids of the negative controls: functions named test_r<NN>_... (several ids per
+    name allowed), and each parameter of a parametrized test that names a rule test (`test_x[r<NN>_...]`)."""
     out: dict[str, list[str]] = {r: [] for r in RULE_IDS}
     for py in _files("tests", "test_*.py"):
         try:
@@ -192,11 +214,13 @@ def discover_controls() -> dict[str, list[str]]:
                     visit(node.body, f"{prefix}{node.name}::")
                 elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     m = PYTEST_NAME.match(node.name)
-                    if m:
-                        for nn in re.findall(r"r(\d\d)_", m.group(1)):
-                            rid = f"R{nn}"
-                            if rid in out:
-                                out[rid].append(f"{_rel(py)}::{prefix}{node.name}")
+                    ids = [(TEST_NAME.match(name).group(1), f"{prefix}{pytest_id}")
+                           for name, pytest_id in _parametrized_rule_tests(node, tree)]
+                    if m and not ids:
+                        ids = [(nn, f"{prefix}{node.name}") for nn in re.findall(r"r(\d\d)_", m.group(1))]
+                    for nn, node_id in ids:
+                        if f"R{nn}" in out:
+                            out[f"R{nn}"].append(f"{_rel(py)}::{node_id}")
 
         visit(tree.body)
     return out

@@ -1,6 +1,7 @@
 """Rule-coverage audit (fast: plain file parsing, no dbt run). For every admissibility rule R01-R33:
 at least one dbt test named r<NN>_* whose description names the rule, and at least one pytest
-negative control named test_r<NN>_* under tests/. Discovery: scripts/rules_table.py, which also
+negative control under tests/ (a test named test_r<NN>_*, or a parametrized test whose parameter names an r<NN>_
+dbt test). Discovery: scripts/rules_table.py, which also
 generates docs/rules_enforcement.md (checked here to be current). On failure the table of what is missing is
 printed."""
 from __future__ import annotations
@@ -40,6 +41,17 @@ def test_every_rule_test_is_exercised_by_a_pytest_file():
              if p.name != "test_rule_coverage.py" and not (R.SKIP_DIRS & set(p.parts))]
     orphans = [f"{t.name} ({t.path})" for t in R.discover_dbt_tests() if not any(t.name in s for s in texts)]
     assert not orphans, "dbt rule tests no pytest file checks:\n" + "\n".join(orphans)
+
+
+def test_every_listed_negative_control_is_a_collected_test(request):
+    """Each pytest id the rules table lists (docs/rules_enforcement.md) is a test this session collected, or a
+    function whose parametrized cases it collected (ids in files this session did not collect are not judged)."""
+    collected = {item.nodeid for item in request.session.items}
+    files = {nodeid.split("::")[0] for nodeid in collected}
+    listed = [c for cov in R.coverage() for c in cov.controls if c.split("::")[0] in files]
+    assert listed or len(files) == 1
+    stale = [c for c in listed if c not in collected and not any(n.startswith(c + "[") for n in collected)]
+    assert not stale, "the rules table names tests pytest does not collect:\n" + "\n".join(stale)
 
 
 def test_r25_tests_depend_on_every_aggregate_mart():

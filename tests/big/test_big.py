@@ -161,33 +161,25 @@ def test_r01_no_pass_rate_column_in_big_marts(clean):
             assert "change_assertions_total" in names, t
 
 
-def test_r03_kinds_never_pooled_fires_on_pooled_rows(clean, tampered):
-    _assert_clean_pass(clean, "r03_big_kinds_never_pooled")
-    n_aw = query(clean[0], "select count(*) from marts.big_awareness_rates")[0][0]
-    r = _status(tampered[1], "r03_big_kinds_never_pooled")
-    assert r["status"] == "fail" and r["failures"] == n_aw, r
+# rule tests of evalhouse's own computation that _tamper's plants make fail: (test, the rows of the clean build
+# its plant breaks, how many failures that makes: "==" exactly those rows, ">=" at least those)
+FIRES_ON = [
+    ("r03_big_kinds_never_pooled", "select count(*) from marts.big_awareness_rates", "=="),
+    ("r06_big_done_but_broke_surfaced", "select count(*) from marts.fct_big_runs where done_but_broke", ">="),
+    ("r07_big_ablations_paired",
+     "select count(*) from marts.big_ablation_pairs where change_diff_mean is not null", "=="),
+    ("r26_fct_big_runs_has_provenance",     # the first line of each of the clean fixture's two files
+     "select count(*) from marts.fct_big_runs where source_line = 1 having count(*) = 2", "=="),
+]
 
 
-def test_r06_done_but_broke_fires_when_averaged_away(clean, tampered):
-    _assert_clean_pass(clean, "r06_big_done_but_broke_surfaced")
-    n_dbb = query(clean[0], "select count(*) from marts.fct_big_runs where done_but_broke")[0][0]
-    assert n_dbb > 0
-    r = _status(tampered[1], "r06_big_done_but_broke_surfaced")
-    assert r["status"] == "fail" and r["failures"] >= n_dbb, r
-
-
-def test_r07_ablation_pairs_fire_on_unpaired_difference(clean, tampered):
-    _assert_clean_pass(clean, "r07_big_ablations_paired")
-    n = query(clean[0], "select count(*) from marts.big_ablation_pairs where change_diff_mean is not null")[0][0]
-    r = _status(tampered[1], "r07_big_ablations_paired")
-    assert r["status"] == "fail" and r["failures"] == n, r
-
-
-def test_r26_provenance_fires_on_missing_source_file(clean, tampered):
-    _assert_clean_pass(clean, "r26_fct_big_runs_has_provenance")
-    n = query(clean[0], "select count(*) from marts.fct_big_runs where source_line = 1")[0][0]
-    r = _status(tampered[1], "r26_fct_big_runs_has_provenance")
-    assert r["status"] == "fail" and r["failures"] == n == 2, r
+@pytest.mark.parametrize("name, planted_rows, op", FIRES_ON, ids=[f[0] for f in FIRES_ON])
+def test_rule_passes_clean_and_fails_on_its_plants(clean, tampered, name, planted_rows, op):
+    _assert_clean_pass(clean, name)
+    (n,), = query(clean[0], planted_rows) or [(0,)]
+    assert n > 0, f"the clean build has no row (or not the expected rows) for {name}'s plant to break"
+    r = _status(tampered[1], name)
+    assert r["status"] == "fail" and (r["failures"] == n if op == "==" else r["failures"] >= n), (n, r)
 
 
 # ----------------------------------------------------------------------------------------------

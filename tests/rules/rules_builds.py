@@ -15,8 +15,23 @@ R26_TESTS = ["r26_fct_matrix_turns_has_provenance", "r26_fct_layered_measurement
              "r26_fct_costs_repriced_has_provenance"]
 
 
-def _one_row(table: str, where: str) -> str:
-    return f"rowid = (select min(rowid) from marts.{table} where {where})"
+# the per-row plants: (mart, the change, which rows may take it); the first such row takes it
+ROW_PLANTS = [
+    # R25: an interval or standard error lost where it is estimable, or an interval below its estimate
+    ("matrix_pass_rates", "ci_low = null", "pass_rate is not null and ci_low is not null"),
+    ("coder_eval_variant_rates", "average_score_se = null", "n_clusters >= 2 and average_score is not null"),
+    ("big_rates", "change_ci_high = change_mean - 0.1", "change_ci_high is not null and change_mean is not null"),
+    ("big_ablation_pairs", "change_diff_ci_low = null", "change_diff_se is not null and change_diff_mean is not null"),
+    # R25 (revised): a zero-width interval around an interior estimate
+    ("coder_eval_variant_comparisons", "difference_ci_low = mean_difference, difference_ci_high = mean_difference",
+     "mean_difference > -1 and mean_difference < 1 and difference_ci_low is not null"),
+    ("coder_eval_pass_at_k", "pass_at_k_ci_low = pass_at_k, pass_at_k_ci_high = pass_at_k",
+     "pass_at_k > 0 and pass_at_k < 1 and pass_at_k_ci_low is not null"),
+    # R26: a fact row that lost part of its provenance
+    ("fct_matrix_turns", "source_line = null", "true"),
+    ("fct_layered_measurements", "load_id = null", "true"),
+    ("fct_costs_repriced", "source_file = null", "true"),
+]
 
 
 def _tamper(db) -> None:
@@ -34,29 +49,10 @@ def _tamper(db) -> None:
         con.execute("create table marts.r25_plant_stored_only as "
                     "select cast(10 as bigint) as n_runs, cast(0.5 as double) as pass_rate_stored")
         con.execute("create table marts.fct_r25_plant as select cast(0.5 as double) as pass_rate")
-        # R25 per-row plants, one row each
-        con.execute("update marts.matrix_pass_rates set ci_low = null where "
-                    + _one_row("matrix_pass_rates", "pass_rate is not null and ci_low is not null"))
-        con.execute("update marts.coder_eval_variant_rates set average_score_se = null where "
-                    + _one_row("coder_eval_variant_rates", "n_clusters >= 2 and average_score is not null"))
-        con.execute("update marts.big_rates set change_ci_high = change_mean - 0.1 where "
-                    + _one_row("big_rates", "change_ci_high is not null and change_mean is not null"))
-        con.execute("update marts.big_ablation_pairs set change_diff_ci_low = null where "
-                    + _one_row("big_ablation_pairs", "change_diff_se is not null and change_diff_mean is not null"))
-        # R25 (revised): a zero-width interval around an interior estimate
-        con.execute("update marts.coder_eval_variant_comparisons set difference_ci_low = mean_difference, "
-                    "difference_ci_high = mean_difference where "
-                    + _one_row("coder_eval_variant_comparisons", "mean_difference > -1 and mean_difference < 1 "
-                               "and difference_ci_low is not null"))
-        con.execute("update marts.coder_eval_pass_at_k set pass_at_k_ci_low = pass_at_k, pass_at_k_ci_high = pass_at_k where "
-                    + _one_row("coder_eval_pass_at_k", "pass_at_k > 0 and pass_at_k < 1 and pass_at_k_ci_low is not null"))
-        # R26 plants: one fact row each that lost part of its provenance
-        con.execute("update marts.fct_matrix_turns set source_line = null where "
-                    + _one_row("fct_matrix_turns", "true"))
-        con.execute("update marts.fct_layered_measurements set load_id = null where "
-                    + _one_row("fct_layered_measurements", "true"))
-        con.execute("update marts.fct_costs_repriced set source_file = null where "
-                    + _one_row("fct_costs_repriced", "true"))
+        for table, change, candidates in ROW_PLANTS:
+            (changed,) = con.execute(f"update marts.{table} set {change} where "
+                                     f"rowid = (select min(rowid) from marts.{table} where {candidates})").fetchone()
+            assert changed == 1, f"no row of marts.{table} can take the plant `{change}` (where {candidates})"
     finally:
         con.close()
 
@@ -67,8 +63,6 @@ def _failures(db, name: str) -> list[tuple]:
         return con.execute(f"select * from dbt_test__audit.{name}").fetchall()
     finally:
         con.close()
-
-
 
 
 def load_rules_table():
