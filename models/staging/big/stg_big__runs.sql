@@ -10,6 +10,7 @@
     on_schema_change='fail',
     pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
 ) }}
+{%- set line_columns = ['load_id', 'loaded_at', 'source_file', 'source_line', 'record_sha256', 'file_sha256', 'repaired'] %}
 
 with
 
@@ -20,13 +21,7 @@ source as (
 
 extracted as (
     select
-        load_id,
-        loaded_at,
-        source_file,
-        source_line,
-        record_sha256,
-        file_sha256,
-        repaired,
+        {{ qualified(none, line_columns) }},
         {{ json_text('record', '$.id') }} as scenario_id_text,
         {{ json_text('record', '$.name') }} as scenario_name_text,
         {{ json_text('record', '$.kind') }} as kind_text,
@@ -69,13 +64,7 @@ typed as (
 
 select
     {{ line_key('source_file', 'source_line') }} as run_key,
-    load_id,
-    loaded_at,
-    source_file,
-    source_line,
-    record_sha256,
-    file_sha256,
-    repaired,
+    {{ qualified(none, line_columns) }},
     repaired is not null as is_repaired,
     case when has_nested_metrics then 'axium' else 'orange' end as record_format,
     trim(scenario_id_text) as scenario_id,
