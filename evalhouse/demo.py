@@ -95,11 +95,11 @@ def write_demo_data(data_dir: Path) -> dict:
         with tempfile.TemporaryDirectory(prefix=".samples-", dir=data_dir) as tmp:
             write_sample_logs(Path(tmp))
             stats["sample_files_written"] = _sync_tree(Path(tmp), data_dir)
-    ce_src = FIXTURES_DIR / "coder_eval"
-    if ce_src.is_dir():
-        stats["coder_eval_files_written"] = _sync_tree(ce_src, data_dir / "coder_eval")
+    coder_eval_src = FIXTURES_DIR / "coder_eval"
+    if coder_eval_src.is_dir():
+        stats["coder_eval_files_written"] = _sync_tree(coder_eval_src, data_dir / "coder_eval")
     else:
-        stats["skipped"].append(f"{ce_src} not found; skipping coder-eval runs")
+        stats["skipped"].append(f"{coder_eval_src} not found; skipping coder-eval runs")
     inspect_src = FIXTURES_DIR / "inspect"
     if inspect_src.is_dir():
         stats["inspect_files_written"] = _sync_tree(inspect_src, data_dir / "inspect")

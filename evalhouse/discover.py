@@ -35,9 +35,9 @@ JSONL_NAME = re.compile(r"\.jsonl([.-][0-9][0-9-]*)?(\.gz)?$")
 class Item:
     """One file the loader will land."""
     path: str                 # absolute, logical (symlinks inside the roots are not resolved)
-    kind: str                 # 'jsonl' | 'ce' | 'inspect'
+    kind: str                 # 'jsonl' | 'coder_eval' | 'inspect'
     family: str | None = None  # jsonl: big | matrix | layered; inspect: inspect
-    ce: dict | None = None    # ce: identity columns (run_dir, run_id, doc_kind, variant_id, ...)
+    coder_eval: dict | None = None    # a coder-eval document's identity columns (run_dir, run_id, doc_kind, variant_id, ...)
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Discovery:
     files_seen: int = 0
 
 
-def ce_kind(name: str) -> tuple[str, int | None, str | None] | None:
+def coder_eval_kind(name: str) -> tuple[str, int | None, str | None] | None:
     """(doc_kind, judge_index, judge_phase) for a coder-eval file name, else None."""
     if name in CE_NAMES:
         return CE_NAMES[name], None, None
@@ -116,10 +116,10 @@ def _replicate(text: str) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def describe_ce(path: str, run_dirs: _RunDirs) -> tuple[dict | None, str | None]:
+def describe_coder_eval(path: str, run_dirs: _RunDirs) -> tuple[dict | None, str | None]:
     """Identity columns of a coder-eval document from its location, or (None, why ignored)."""
     name = os.path.basename(path)
-    k = ce_kind(name)
+    k = coder_eval_kind(name)
     if k is None:
         return None, "not a coder-eval document name"
     kind, judge_index, judge_phase = k
@@ -187,12 +187,12 @@ def discover(paths: list[str], family: str | None = None, follow_symlinks: bool 
                 return
             out.items.append(Item(path=path, kind="jsonl", family=fam))
             return
-        if ce_kind(name) is not None:
-            row, why = describe_ce(path, run_dirs)
+        if coder_eval_kind(name) is not None:
+            row, why = describe_coder_eval(path, run_dirs)
             if row is None:
                 out.ignored.append((path, why))
                 return
-            out.items.append(Item(path=path, kind="ce", ce=row))
+            out.items.append(Item(path=path, kind="coder_eval", coder_eval=row))
             return
         if is_inspect_log(path):
             out.items.append(Item(path=path, kind="inspect", family="inspect"))

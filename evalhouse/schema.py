@@ -17,7 +17,7 @@ JSONL_TABLES = {
 }
 
 # coder-eval document kind -> raw table
-CE_TABLES = {
+CODER_EVAL_TABLES = {
     "run": "ce_run_docs",                    # run.json
     "task": "ce_task_docs",                  # task.json
     "task_execute": "ce_task_execute_docs",  # task.execute.json (audit only, rule R19)
@@ -38,7 +38,7 @@ _JSONL_COLUMNS = """
     repaired       VARCHAR
 """
 
-_CE_COLUMNS = """
+_CODER_EVAL_COLUMNS = """
     load_id          VARCHAR   NOT NULL,
     loaded_at        TIMESTAMPTZ NOT NULL,
     source_file      VARCHAR   NOT NULL,
@@ -134,6 +134,8 @@ DDL = [
     "ALTER TABLE raw.builds ADD COLUMN IF NOT EXISTS raw_signature VARCHAR",
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS oversize_cap BIGINT",
     "ALTER TABLE raw.files ADD COLUMN IF NOT EXISTS first_line_sha256 VARCHAR",
+    # values renamed after v1: a coder-eval document's family was 'ce:<kind>' (issue 15: one word per family)
+    "UPDATE raw.files SET family = 'coder_eval:' || substr(family, 4) WHERE family LIKE 'ce:%'",
 ]
 # inspect_ai eval logs (.eval archives and .json logs): one row per member document (loader/inspect_logs.py)
 INSPECT_TABLE = "inspect_members"
@@ -152,7 +154,7 @@ DDL.append(f"""CREATE TABLE IF NOT EXISTS raw.{INSPECT_TABLE} (
         file_sha256      VARCHAR   NOT NULL
     )""")
 DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_JSONL_COLUMNS})" for t in JSONL_TABLES.values()]
-DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CE_COLUMNS})" for t in CE_TABLES.values()]
+DDL += [f"CREATE TABLE IF NOT EXISTS raw.{t} ({_CODER_EVAL_COLUMNS})" for t in CODER_EVAL_TABLES.values()]
 
 
 def ensure_raw_schema(con) -> None:

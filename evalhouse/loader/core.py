@@ -6,7 +6,7 @@ from datetime import datetime
 
 
 from ..config import load_batch_enabled, max_record_bytes
-from ..schema import CE_TABLES
+from ..schema import CODER_EVAL_TABLES
 from .batch import BatchMixin
 from .documents import DocumentsMixin
 from .inspect import InspectMixin
@@ -41,8 +41,8 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin
         self.registry: dict[str, FileRecord] = {}     # raw.files, by source_file
         self._sha_index = None
         self._dirty: set[str] = set()
-        self._docs: dict[str, list[dict]] = {k: [] for k in CE_TABLES}
-        self._ce_index = None
+        self._docs: dict[str, list[dict]] = {k: [] for k in CODER_EVAL_TABLES}
+        self._coder_eval_index = None
         self._landed_kinds: set[str] = set()
         self._orphans: list[str] = []     # files registered as repeating a file whose rows were just replaced
         self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
@@ -66,4 +66,4 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin
         elif item.kind == "inspect":
             self.load_inspect(item)
         else:
-            self.load_ce(item)
+            self.load_coder_eval(item)

@@ -8,7 +8,7 @@ import os
 
 from ..config import max_record_bytes
 from ..discover import Item
-from ..schema import CE_TABLES
+from ..schema import CODER_EVAL_TABLES
 from . import prepass
 from .jsonread import _kind_of, _read_yaml, python_read
 from .jsonl import _read_failure, _too_large
@@ -27,7 +27,7 @@ class DocumentsMixin:
         never pooled under one id (data_quality_findings says so). A run keeps the id it first landed with."""
         if self._run_ids is None:
             self._run_ids = {}
-            for table in CE_TABLES.values():
+            for table in CODER_EVAL_TABLES.values():
                 for rd, rid in self.con.execute(f"SELECT DISTINCT run_dir, run_id FROM raw.{table}").fetchall():
                     self._run_ids.setdefault(rd, rid)
         rid = self._run_ids.get(run_dir)
@@ -68,11 +68,11 @@ class DocumentsMixin:
             self._replace_rows_if_registered(reg, res)
         return data, st, reg, file_sha
 
-    def load_ce(self, item: Item) -> None:
-        path, meta = item.path, item.ce
+    def load_coder_eval(self, item: Item) -> None:
+        path, meta = item.path, item.coder_eval
         meta = {**meta, "run_id": self._run_id_for(meta["run_dir"])}
         kind = meta["doc_kind"]
-        family = f"ce:{kind}"
+        family = f"coder_eval:{kind}"
         res = FileResult(path=path, status="loaded", family=family)
         got = self._read_changed_document(path, family, res)
         if got is None:
@@ -80,7 +80,7 @@ class DocumentsMixin:
         data, st, reg, file_sha = got
         size = len(data)
         if reg is None:
-            dup = self._find_ce_duplicate(path, meta, file_sha)
+            dup = self._find_coder_eval_duplicate(path, meta, file_sha)
             if dup is not None:
                 res.status = "duplicate"
                 res.duplicate_of = dup
@@ -106,32 +106,32 @@ class DocumentsMixin:
             return
         self._docs[kind].append({**meta, "source_file": path, "document": document, "file_sha256": file_sha,
                                  "repaired": note})
-        self._ce_key_index()[self._ce_key(meta, file_sha)] = path
+        self._coder_eval_key_index()[self._coder_eval_key(meta, file_sha)] = path
         res.landed = 1
         self._register(path, family, size, st.st_mtime_ns, size, file_sha, file_sha, 0, 1, duplicate_of=None)
         self._count(res)
         self.s.files.append(res)
 
     @staticmethod
-    def _ce_key(meta: dict, file_sha: str) -> tuple:
+    def _coder_eval_key(meta: dict, file_sha: str) -> tuple:
         return (meta["doc_kind"], file_sha, meta["variant_id"], meta["task_id"], meta["replicate_index"],
                 meta["judge_index"], meta["judge_phase"])
 
-    def _ce_key_index(self) -> dict:
-        if self._ce_index is None:
-            self._ce_index = {}
-            for kind, table in CE_TABLES.items():
+    def _coder_eval_key_index(self) -> dict:
+        if self._coder_eval_index is None:
+            self._coder_eval_index = {}
+            for kind, table in CODER_EVAL_TABLES.items():
                 for row in self.con.execute(
                         f"SELECT doc_kind, file_sha256, variant_id, task_id, replicate_index, judge_index, judge_phase, "
                         f"source_file FROM raw.{table}").fetchall():
-                    self._ce_index.setdefault(tuple(row[:7]), row[7])
-        return self._ce_index
+                    self._coder_eval_index.setdefault(tuple(row[:7]), row[7])
+        return self._coder_eval_index
 
-    def _find_ce_duplicate(self, path: str, meta: dict, file_sha: str) -> str | None:
+    def _find_coder_eval_duplicate(self, path: str, meta: dict, file_sha: str) -> str | None:
         """Same bytes in the same role (kind, variant, task, replicate, judge) of the same run: a run directory
         copied or moved elsewhere (its run.json has the same bytes). A document belongs to its run:
         byte-identical replicates of two different runs are two runs' records and both land."""
-        other = self._ce_key_index().get(self._ce_key(meta, file_sha))
+        other = self._coder_eval_key_index().get(self._coder_eval_key(meta, file_sha))
         if other is None or other == path:
             return None
         rel = os.path.relpath(path, meta["run_dir"])          # same role: the same place inside its run
@@ -152,7 +152,7 @@ class DocumentsMixin:
 
     def check_documents(self) -> None:
         """Every landed document must be JSON DuckDB reads; rewrite the rare one it does not (Python's reading)."""
-        for kind, table in CE_TABLES.items():
+        for kind, table in CODER_EVAL_TABLES.items():
             if kind not in self._landed_kinds:
                 continue
             bad = self.con.execute(
@@ -203,7 +203,7 @@ class DocumentsMixin:
             sel = ", ".join(f"unnest(${c}::{'INTEGER' if c in ('replicate_index', 'judge_index') else 'VARCHAR'}[]) AS {c}"
                             for c in cols)
             self.con.execute(
-                f"INSERT INTO raw.{CE_TABLES[kind]} (load_id, loaded_at, source_file, run_dir, run_id, doc_kind, "
+                f"INSERT INTO raw.{CODER_EVAL_TABLES[kind]} (load_id, loaded_at, source_file, run_dir, run_id, doc_kind, "
                 "variant_id, task_id, suite_id, row_id, replicate_index, judge_index, judge_phase, document, "
                 "document_sha256, file_sha256, repaired) "
                 "SELECT $load_id, $at, u.source_file, u.run_dir, u.run_id, u.doc_kind, u.variant_id, u.task_id, "

@@ -121,8 +121,8 @@ def _modern_twin(src: Path, dst: Path) -> None:
 # ---------------------------------------------------------------- builds ---------------------------------
 
 @pytest.fixture(scope="session")
-def ce_clean(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ce_clean")
+def coder_eval_clean(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("coder_eval_clean")
     db = fresh_db(tmp / "clean.duckdb")
     assert land(db, [CORPUS]) > 100
     target = tmp / "target"
@@ -130,8 +130,8 @@ def ce_clean(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def ce_dirty(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ce_dirty")
+def coder_eval_dirty(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("coder_eval_dirty")
     corpus = tmp / "corpus"
     shutil.copytree(CORPUS, corpus)
     _plant(corpus)
@@ -158,8 +158,8 @@ def _findings(db: Path, rule: str) -> list[str]:
 
 # ---------------------------------------------------------------- clean corpus -------------------------
 
-def test_clean_corpus_all_rule_tests_pass(ce_clean):
-    db, _, results = ce_clean
+def test_clean_corpus_all_rule_tests_pass(coder_eval_clean):
+    db, _, results = coder_eval_clean
     for name in WARN_TESTS + ERROR_TESTS:
         assert _status(results, name)[0] == "pass", (name, results[name])
     unit = [r for r in results.values() if r["unique_id"].endswith(".ut_int_coder_eval__run_recomputed_coder_eval_formulas")]
@@ -168,8 +168,8 @@ def test_clean_corpus_all_rule_tests_pass(ce_clean):
                      "and rule_id in ('R15', 'R16', 'R22', 'R23')") == [(0,)]
 
 
-def test_every_corpus_run_and_replicate_is_modelled(ce_clean):
-    db, _, _ = ce_clean
+def test_every_corpus_run_and_replicate_is_modelled(coder_eval_clean):
+    db, _, _ = coder_eval_clean
     runs = dict(query(db, "select run_id, tasks_run_recomputed from marts.coder_eval_run_summaries"))
     assert sorted(runs) == RUNS
     for run in RUNS:
@@ -191,8 +191,8 @@ def _expected_rates(stored: dict) -> tuple[int, float | None, float | None]:
 
 
 @pytest.mark.parametrize("run", RUNS)
-def test_conformance_rates_equal_stored_run_json(ce_clean, run):
-    db, _, _ = ce_clean
+def test_conformance_rates_equal_stored_run_json(coder_eval_clean, run):
+    db, _, _ = coder_eval_clean
     stored = json.loads((CORPUS / run / "run.json").read_text())
     graded, pass_rate, error_share = _expected_rates(stored)
     if "pass_rate" in stored:          # the library's own stored computation wins as the reference
@@ -208,9 +208,9 @@ def test_conformance_rates_equal_stored_run_json(ce_clean, run):
     assert row[4] is ("pass_rate" in stored or None)
 
 
-def test_replicate_rows_agree_with_run_json_rows(ce_clean):
+def test_replicate_rows_agree_with_run_json_rows(coder_eval_clean):
     """task.json-built replicate rows reproduce coder-eval's own run.json projection (modern writers)."""
-    db, _, _ = ce_clean
+    db, _, _ = coder_eval_clean
     bad = query(db, """
         select f.replicate_key
         from marts.fct_coder_eval_replicates as f
@@ -233,8 +233,8 @@ def test_replicate_rows_agree_with_run_json_rows(ce_clean):
         == [(104,)]
 
 
-def test_semantics_on_corpus(ce_clean):
-    db, _, _ = ce_clean
+def test_semantics_on_corpus(coder_eval_clean):
+    db, _, _ = coder_eval_clean
     # NOT_GRADED is ungraded (not failed), BUILD_FAILED/ERROR are error; regimes from task.json environment_info
     cats = dict(query(db, "select distinct final_status, status_category from marts.fct_coder_eval_replicates"))
     assert cats["NOT_GRADED"] == "ungraded" and cats["ERROR"] == "error" and cats["TIMEOUT"] == "failed"
@@ -264,15 +264,15 @@ def test_semantics_on_corpus(ce_clean):
     assert query(db, "select count(*) from intermediate.int_costs__coder_eval where actual_cost_usd is not null")[0][0] > 0
 
 
-def test_r22_token_invariant_holds_on_corpus(ce_clean):
-    db, _, results = ce_clean
+def test_r22_token_invariant_holds_on_corpus(coder_eval_clean):
+    db, _, results = coder_eval_clean
     assert _status(results, "r22_coder_eval_turn_tokens_match_messages") == ("pass", 0)
     n_turns = query(db, "select count(*) from staging.stg_coder_eval__iterations where has_token_usage")[0][0]
     assert n_turns > 20   # the invariant was actually checked on real turns
 
 
-def test_r19_execute_snapshots_staged_but_never_aggregated(ce_clean):
-    db, _, _ = ce_clean
+def test_r19_execute_snapshots_staged_but_never_aggregated(coder_eval_clean):
+    db, _, _ = coder_eval_clean
     assert query(db, "select count(*) from staging.stg_coder_eval__task_executes") == [(3,)]
     # the pre-grade snapshots say NOT_GRADED; the aggregates use the graded task.json
     assert query(db, "select count(*) from marts.fct_coder_eval_replicates where run_id = 'cli_execute_then_grade' "
@@ -281,12 +281,12 @@ def test_r19_execute_snapshots_staged_but_never_aggregated(ce_clean):
 
 # ---------------------------------------------------------------- negative controls (dirty corpus) ------
 
-def test_coder_eval_run_names_unique_negative_control(ce_clean, ce_dirty):
+def test_coder_eval_run_names_unique_negative_control(coder_eval_clean, coder_eval_dirty):
     """Issue 14 (9): two run directories with one name used to fail the build on a uniqueness test, with no
     file named. The second gets the id <name>@<8 hex>; the warn test fires on exactly it, naming both."""
-    assert _status(ce_clean[2], "ce_run_names_unique") == ("pass", 0)
-    db, _, results = ce_dirty
-    assert _status(results, "ce_run_names_unique") == ("warn", 1)
+    assert _status(coder_eval_clean[2], "coder_eval_run_names_unique") == ("pass", 0)
+    db, _, results = coder_eval_dirty
+    assert _status(results, "coder_eval_run_names_unique") == ("warn", 1)
     (file, detail), = query(db, "select source_file, detail from intermediate.int_dq__coder_eval_run_name_collisions")
     assert file.endswith("elsewhere/gen_execute_only/run.json")
     assert "rename one directory" in detail and "/corpus/gen_execute_only" in detail
@@ -295,8 +295,8 @@ def test_coder_eval_run_names_unique_negative_control(ce_clean, ce_dirty):
     assert len(ids) == 2 and ids[0] == "gen_execute_only" and ids[1].startswith("gen_execute_only@")
 
 
-def test_r15_stored_counts_negative_control(ce_dirty):
-    db, _, results = ce_dirty
+def test_r15_stored_counts_negative_control(coder_eval_dirty):
+    db, _, results = coder_eval_dirty
     status, failures = _status(results, "r15_coder_eval_stored_counts_consistent")
     assert status == "warn" and failures >= 1
     assert any(f.endswith("gen_ab_experiment/run.json") for f in _findings(db, "R15"))
@@ -304,8 +304,8 @@ def test_r15_stored_counts_negative_control(ce_dirty):
                      "where run_id = 'gen_ab_experiment'") == [(False,)]
 
 
-def test_r15_report_counts_negative_control(ce_dirty):
-    db, _, results = ce_dirty
+def test_r15_report_counts_negative_control(coder_eval_dirty):
+    db, _, results = coder_eval_dirty
     status, failures = _status(results, "r15_coder_eval_report_counts_partition")
     assert (status, failures) == ("warn", 2)
     findings = _findings(db, "R15")
@@ -313,8 +313,8 @@ def test_r15_report_counts_negative_control(ce_dirty):
     assert any(f.endswith("cli_dataset_suite/control/sentiment_suite/suite.json") for f in findings)
 
 
-def test_r16_stored_pass_rate_negative_control(ce_dirty):
-    db, _, results = ce_dirty
+def test_r16_stored_pass_rate_negative_control(coder_eval_dirty):
+    db, _, results = coder_eval_dirty
     status, failures = _status(results, "r16_coder_eval_stored_pass_rate_matches")
     assert status == "warn" and failures >= 1
     assert any(f.endswith("cli_agentless_ab/run.json") for f in _findings(db, "R16"))
@@ -323,34 +323,34 @@ def test_r16_stored_pass_rate_negative_control(ce_dirty):
                      "where run_id = 'cli_agentless_ab'") == [(0.5, 4 / 24, False)]
 
 
-def test_r18_unknown_status_negative_control(ce_dirty):
-    db, _, results = ce_dirty
+def test_r18_unknown_status_negative_control(coder_eval_dirty):
+    db, _, results = coder_eval_dirty
     assert _status(results, "r18_coder_eval_status_known")[0] == "fail"
     assert _status(results, "r18_coder_eval_replicate_status_category_known")[0] == "fail"
     assert query(db, "select final_status, status_category from marts.fct_coder_eval_replicates "
                      "where status_category is null") == [("succeeded", None)]
 
 
-def test_r22_token_buckets_negative_control(ce_dirty):
-    db, _, results = ce_dirty
+def test_r22_token_buckets_negative_control(coder_eval_dirty):
+    db, _, results = coder_eval_dirty
     status, failures = _status(results, "r22_coder_eval_turn_tokens_match_messages")
     assert (status, failures) == ("warn", 1)
     (f,) = _findings(db, "R22")
     assert f.endswith("gen_ab_experiment/sonnet/fix_import/00/task.json")
 
 
-def test_r23_stored_total_negative_control(ce_dirty):
-    db, _, results = ce_dirty
+def test_r23_stored_total_negative_control(coder_eval_dirty):
+    db, _, results = coder_eval_dirty
     status, failures = _status(results, "r23_coder_eval_stored_total_cost_matches")
     assert status == "warn" and failures >= 1
     findings = _findings(db, "R23")
     assert findings and all(f.endswith("gen_execute_only/run.json") for f in findings)
 
 
-def test_computed_rule_tests_still_pass_in_dirty_build(ce_dirty):
+def test_computed_rule_tests_still_pass_in_dirty_build(coder_eval_dirty):
     """Planted LOG claims never break what evalhouse computes. (R18's unknown status does, by design: its row has
     no category, so r15_coder_eval_recomputed_counts_partition fails on that run too and is not listed here.)"""
-    _, _, results = ce_dirty
+    _, _, results = coder_eval_dirty
     for name in ["r16_coder_eval_pass_rate_formula", "r19_coder_eval_replicates_not_from_snapshot",
                  "r23_coder_eval_total_cost_is_sum", "r19_coder_eval_task_execute_not_downstream"]:
         assert _status(results, name)[0] == "pass", name
@@ -359,9 +359,9 @@ def test_computed_rule_tests_still_pass_in_dirty_build(ce_dirty):
 # ---------------------------------------------------------------- tampered computations -----------------
 
 @pytest.fixture(scope="session")
-def ce_tampered(ce_clean, tmp_path_factory):
-    db, _, _ = ce_clean
-    tmp = tmp_path_factory.mktemp("ce_tampered")
+def coder_eval_tampered(coder_eval_clean, tmp_path_factory):
+    db, _, _ = coder_eval_clean
+    tmp = tmp_path_factory.mktemp("coder_eval_tampered")
     tdb = tmp / "tampered.duckdb"
     shutil.copy(db, tdb)
     import duckdb
@@ -393,15 +393,15 @@ def ce_tampered(ce_clean, tmp_path_factory):
 @pytest.mark.parametrize("name", ["r15_coder_eval_recomputed_counts_partition", "r16_coder_eval_pass_rate_formula",
                                   "r19_coder_eval_replicates_not_from_snapshot", "r23_coder_eval_total_cost_is_sum",
                                   "r18_coder_eval_seed_categories"])
-def test_computed_rule_negative_controls(ce_tampered, ce_clean, name):
-    status, failures = _status(ce_tampered, name)
-    assert status == "fail" and failures == 1, (name, ce_tampered[name])
-    assert _status(ce_clean[2], name)[0] == "pass"
+def test_computed_rule_negative_controls(coder_eval_tampered, coder_eval_clean, name):
+    status, failures = _status(coder_eval_tampered, name)
+    assert status == "fail" and failures == 1, (name, coder_eval_tampered[name])
+    assert _status(coder_eval_clean[2], name)[0] == "pass"
 
 
-def test_r19_graph_negative_control(ce_clean, tmp_path):
+def test_r19_graph_negative_control(coder_eval_clean, tmp_path):
     """A model that selects from the task.execute.json staging model makes the graph test fail."""
-    db, _, _ = ce_clean
+    db, _, _ = coder_eval_clean
     proj = tmp_path / "proj"
     proj.mkdir()
     for name in ["dbt_project.yml", "models", "macros", "seeds", "analyses", "docs"]:
@@ -427,9 +427,9 @@ def test_r19_graph_negative_control(ce_clean, tmp_path):
 
 # ---------------------------------------------------------------- legacy shapes ------------------------
 
-def test_legacy_readback_matches_library(ce_clean):
+def test_legacy_readback_matches_library(coder_eval_clean):
     """gen_legacy_shapes read the way coder-eval 0.12.16 reads it back (LEGACY_READBACK.json)."""
-    db, _, _ = ce_clean
+    db, _, _ = coder_eval_clean
     readback = json.loads((CORPUS / "gen_legacy_shapes" / "LEGACY_READBACK.json").read_text())
     for rel, exp in readback.items():
         if not rel.endswith("task.json"):
@@ -476,9 +476,9 @@ _LEGACY_ONLY = {
 
 
 @pytest.mark.parametrize("relation", sorted(_LEGACY_ONLY))
-def test_legacy_rows_equal_modern_twin(ce_dirty, relation):
+def test_legacy_rows_equal_modern_twin(coder_eval_dirty, relation):
     """Legacy files give the same typed rows as the same content in current shapes, except legacy-only fields."""
-    db, _, _ = ce_dirty
+    db, _, _ = coder_eval_dirty
     schema = "marts" if relation.startswith("fct") else "staging"
     cols = [c for (c,) in query(db, "select column_name from information_schema.columns where table_name = ? "
                                     "order by ordinal_position", [relation]) if c not in _LEGACY_ONLY[relation]]

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 
 from evalhouse.load import load_paths
-from evalhouse.schema import CE_TABLES, JSONL_TABLES
+from evalhouse.schema import CODER_EVAL_TABLES, JSONL_TABLES
 
 VENV_BIN = Path(sys.executable).parent
 EVALHOUSE = str(VENV_BIN / "evalhouse")
@@ -71,5 +71,5 @@ def run_cli(args: list[str], env_extra: dict | None = None, timeout: float = 120
 
 
 def total_raw_rows(db: Path) -> int:
-    tables = list(JSONL_TABLES.values()) + list(CE_TABLES.values())
+    tables = list(JSONL_TABLES.values()) + list(CODER_EVAL_TABLES.values())
     return sum(q(db, f"SELECT count(*) FROM raw.{t}")[0][0] for t in tables)

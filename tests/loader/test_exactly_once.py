@@ -8,6 +8,7 @@ import shutil
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from evalhouse.paths import FIXTURES_DIR
@@ -165,25 +166,25 @@ def test_cli_usage_errors_exit_2_and_summary(tmp_path):
 # coder-eval: the real corpus layout (shipped under fixtures/coder_eval by the project)
 # ---------------------------------------------------------------------------------------------
 
-CE_SRC = FIXTURES_DIR / "coder_eval"
-if not (CE_SRC / "cli_dataset_suite" / "run.json").exists():  # pragma: no cover - fixture location fallback
-    CE_SRC = Path("/work/shared/corpus/coder_eval")
+CODER_EVAL_SRC = FIXTURES_DIR / "coder_eval"
+if not (CODER_EVAL_SRC / "cli_dataset_suite" / "run.json").exists():  # pragma: no cover - fixture location fallback
+    CODER_EVAL_SRC = Path("/work/shared/corpus/coder_eval")
 
 
 @pytest.fixture(scope="module")
-def ce_db(tmp_path_factory):
-    if not (CE_SRC / "cli_dataset_suite" / "run.json").exists():
+def coder_eval_db(tmp_path_factory):
+    if not (CODER_EVAL_SRC / "cli_dataset_suite" / "run.json").exists():
         pytest.skip("coder-eval corpus fixture not found")
-    root = tmp_path_factory.mktemp("ce")
+    root = tmp_path_factory.mktemp("coder_eval")
     dst = root / "runs"
-    shutil.copytree(CE_SRC, dst, symlinks=True)
+    shutil.copytree(CODER_EVAL_SRC, dst, symlinks=True)
     db = root / "w.duckdb"
     s = load(dst, db)
     return dst, db, s
 
 
-def test_coder_eval_corpus_lands_every_document_once(ce_db):
-    dst, db, s = ce_db
+def test_coder_eval_corpus_lands_every_document_once(coder_eval_db):
+    dst, db, s = coder_eval_db
     names = [p.name for p in dst.rglob("*") if p.is_file()]
     expected = sum(n in {"run.json", "task.json", "task.execute.json", "variant.json", "experiment.json",
                          "suite.json"} or (n.startswith(("judge-", "post-failure-judge-")) and n.endswith(".yaml"))
@@ -195,8 +196,8 @@ def test_coder_eval_corpus_lands_every_document_once(ce_db):
     assert again.records_landed == 0 and again.files_unchanged == expected
 
 
-def test_coder_eval_dataset_suite_nesting(ce_db):
-    dst, db, _ = ce_db
+def test_coder_eval_dataset_suite_nesting(coder_eval_db):
+    dst, db, _ = coder_eval_db
     got = q(db, "SELECT variant_id, task_id, suite_id, row_id, replicate_index FROM raw.ce_task_docs "
                 "WHERE run_id = 'cli_dataset_suite' AND row_id = 'r3' ORDER BY variant_id, replicate_index")
     assert got == [("control", "sentiment_suite/r3", "sentiment_suite", "r3", 0),
@@ -210,8 +211,8 @@ def test_coder_eval_dataset_suite_nesting(ce_db):
              ) == [(0,)]
 
 
-def test_coder_eval_identity_columns(ce_db):
-    dst, db, _ = ce_db
+def test_coder_eval_identity_columns(coder_eval_db):
+    dst, db, _ = coder_eval_db
     assert q(db, "SELECT run_id, run_dir FROM raw.ce_run_docs ORDER BY 1")[0] == (
         "cli_agentless_ab", str(dst / "cli_agentless_ab"))
     assert q(db, "SELECT count(*) FROM raw.ce_task_execute_docs") == [(3,)]
@@ -246,6 +247,27 @@ def test_coder_eval_regraded_task_json_replaces_its_row(tmp_path):
     s = load(run, db)
     assert s.files_replaced == 1
     assert q(db, "SELECT json_extract_string(document, '$.final_status') FROM raw.ce_task_docs") == [("SUCCESS",)]
+
+
+def test_a_warehouse_with_the_old_family_spelling_still_replaces_a_regraded_document(tmp_path):
+    """raw.files written before 2026-12 spell a coder-eval document's family 'ce:<kind>'. The next load rewrites
+    it to 'coder_eval:<kind>' first, so a regraded task.json still replaces its row, never lands a second one."""
+    run = tmp_path / "r"
+    write(run / "run.json", "{}")
+    t = write(run / "v" / "t" / "00" / "task.json", '{"final_status": "NOT_GRADED"}')
+    db = tmp_path / "w.duckdb"
+    load(run, db)
+    con = duckdb.connect(str(db))
+    try:    # the registry as the previous loader wrote it
+        con.execute("UPDATE raw.files SET family = replace(family, 'coder_eval:', 'ce:')")
+    finally:
+        con.close()
+    assert q(db, "SELECT DISTINCT family FROM raw.files ORDER BY 1") == [("ce:run",), ("ce:task",)]
+    t.write_text('{"final_status": "SUCCESS", "weighted_score": 1.0}')
+    s = load(run, db)
+    assert s.files_replaced == 1
+    assert q(db, "SELECT json_extract_string(document, '$.final_status') FROM raw.ce_task_docs") == [("SUCCESS",)]
+    assert q(db, "SELECT DISTINCT family FROM raw.files ORDER BY 1") == [("coder_eval:run",), ("coder_eval:task",)]
 
 
 def test_coder_eval_copied_run_directory_is_a_duplicate(tmp_path):
