@@ -21,8 +21,8 @@ Figures (see BENCHMARKS.md for the targets):
 - append_1pct: load after appending 1% new lines / first load. Target <= 0.05.
 - peak_rss: peak RSS (VmHWM) of an N-line load in its own process. Target < 1536 MB.
 - rss_doubling: peak RSS at 2N lines / peak RSS at N lines. Target < 2 (ideally ~1).
-- ce_load_vs_read_json_objects, ce_load_build_vs_read_json_objects: coder-eval load (and load + dbt build)
-  of T synthesised task.json files / DuckDB read_json_objects of the same files.
+- coder_eval_load_vs_read_json_objects, coder_eval_load_build_vs_read_json_objects: coder-eval load (and load +
+  dbt build) of T synthesised task.json files / DuckDB read_json_objects of the same files.
 - dbt_build_fixed_cost (a build on an empty warehouse), dbt_build_scaling (growth exponent of the
   variable part between the scale points; <= ~1 is linear), dbt_second_build (build after a 1% append /
   first build; target small, e.g. <= 0.2; beside it a third, no-op build: the repeat build's own fixed
@@ -53,15 +53,15 @@ if str(PROJECT) not in sys.path:
 
 FULL = dict(lines=1_000_000, tasks=10_000, scales=[10_000, 100_000])
 QUICK = dict(lines=100_000, tasks=1_000, scales=[10_000])
-CE_TEMPLATE = PROJECT / "fixtures" / "coder_eval" / "gen_ab_experiment"
+CODER_EVAL_TEMPLATE = PROJECT / "fixtures" / "coder_eval" / "gen_ab_experiment"
 QUERY_REPEATS = 15
 ROUNDS = 3                   # interleaved rounds of the load and its baselines
 # every figure results.json carries (tests/bench/test_bench_smoke.py checks them)
 FIGURES = ("loader_vs_scan", "loader_vs_duckdb_landing", "loader_direct_vs_chunked", "peak_rss", "reload_unchanged", "users_vs_loader", "rss_doubling", "append_1pct",
            "dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates", "query_fct_big_runs",
-           "ce_load_vs_read_json_objects", "ce_load_build_vs_read_json_objects")
+           "coder_eval_load_vs_read_json_objects", "coder_eval_load_build_vs_read_json_objects")
 DBT_FIGURES = ("dbt_build_fixed_cost", "dbt_build_scaling", "dbt_second_build", "query_big_rates",
-               "query_fct_big_runs", "ce_load_build_vs_read_json_objects")
+               "query_fct_big_runs", "coder_eval_load_build_vs_read_json_objects")
 
 # The analyst questions: the same stratified answer from the mart and from raw JSON.
 Q_BIG_RATES = """
@@ -428,15 +428,15 @@ def append_new_lines(target: Path, extra_root: Path) -> int:
     return n
 
 
-def ce_data(out_dir: Path, n_tasks: int) -> tuple[Path, list[str]]:
+def coder_eval_data(out_dir: Path, n_tasks: int) -> tuple[Path, list[str]]:
     """Synthesise coder-eval run directories with n_tasks task.json files by copying and mutating the
     real corpus run fixtures/coder_eval/gen_ab_experiment (run ids, durations, scores, timestamps)."""
     import random
-    root = out_dir / "ce"
+    root = out_dir / "coder_eval"
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
-    template = sorted(p for p in CE_TEMPLATE.rglob("*") if p.is_file() and "artifacts" not in p.parts)
+    template = sorted(p for p in CODER_EVAL_TEMPLATE.rglob("*") if p.is_file() and "artifacts" not in p.parts)
     tasks_per_run = sum(1 for p in template if p.name == "task.json")
     n_runs = max(1, math.ceil(n_tasks / tasks_per_run))
     rng = random.Random(11)
@@ -450,7 +450,7 @@ def ce_data(out_dir: Path, n_tasks: int) -> tuple[Path, list[str]]:
         run_id = f"bench_run_{r:05d}"
         run_dir = root / run_id
         for p in template:
-            rel = p.relative_to(CE_TEMPLATE)
+            rel = p.relative_to(CODER_EVAL_TEMPLATE)
             if p.name == "task.json" and written >= n_tasks:
                 continue
             dst = run_dir / rel
@@ -706,12 +706,12 @@ def bench(args, results: dict) -> dict:
            all_landed=all(a["records_landed"] == a["lines_appended"] for a in appends))
 
     # ---- 7. coder-eval -------------------------------------------------------------------------------
-    db_ce = bench_ce(args, results, work, fixed)
+    db_coder_eval = bench_coder_eval(args, results, work, fixed)
 
     results["machine"]["loadavg_end"] = os.getloadavg()
     results["total_s"] = time.perf_counter() - t_start
     if not args.keep:
-        for p in (db_main, work / "users.duckdb", db_ce, work / "wh_empty.duckdb"):
+        for p in (db_main, work / "users.duckdb", db_coder_eval, work / "wh_empty.duckdb"):
             if p.exists():
                 p.unlink()
     return results
@@ -798,14 +798,14 @@ def bench_queries(args, results, db_main):
                speedup_vs_raw=raw_q["p50_s"] / q["p50_s"], raw=raw_q, mart=q, repeats=args.query_repeats)
 
 
-def bench_ce(args, results, work, fixed):
+def bench_coder_eval(args, results, work, fixed):
     import duckdb
     log(f"coder-eval: synthesise {args.tasks} task.json")
-    ce_root, task_files = ce_data(work, args.tasks)
-    ce_bytes = dir_bytes(task_files)
-    db_ce = fresh_db(work / "wh_ce.duckdb")
-    ce = run_worker({"op": "load", "paths": [str(ce_root)], "db": str(db_ce),
-                     "warm": [str(p) for p in ce_root.rglob("*") if p.is_file()]})
+    root, task_files = coder_eval_data(work, args.tasks)
+    task_bytes = dir_bytes(task_files)
+    db = fresh_db(work / "wh_coder_eval.duckdb")
+    landed = run_worker({"op": "load", "paths": [str(root)], "db": str(db),
+                         "warm": [str(p) for p in root.rglob("*") if p.is_file()]})
     con = duckdb.connect()
     times = []
     for _ in range(3):
@@ -815,27 +815,27 @@ def bench_ce(args, results, work, fixed):
         times.append(time.perf_counter() - t)
     con.close()
     rjo = median(times)
-    results["raw"]["ce"] = {"task_files": len(task_files), "task_bytes": ce_bytes, "load": ce,
-                            "read_json_objects_s": rjo, "read_json_objects_runs": times,
-                            "read_json_objects_docs": n_docs[0]}
-    ratio = ce["load_s"] / rjo
-    figure(results, "ce_load_vs_read_json_objects", ratio, "x", f"DuckDB read_json_objects of the same "
-           f"{len(task_files)} task.json = {rjo:.2f}s", "stated (<= 10x)", ratio <= 10, measured_s=ce["load_s"],
-           baseline_s=rjo, documents_landed=ce["records_landed"], files_loaded=ce["files_loaded"])
+    results["raw"]["coder_eval"] = {"task_files": len(task_files), "task_bytes": task_bytes, "load": landed,
+                                    "read_json_objects_s": rjo, "read_json_objects_runs": times,
+                                    "read_json_objects_docs": n_docs[0]}
+    ratio = landed["load_s"] / rjo
+    figure(results, "coder_eval_load_vs_read_json_objects", ratio, "x", f"DuckDB read_json_objects of the same "
+           f"{len(task_files)} task.json = {rjo:.2f}s", "stated (<= 10x)", ratio <= 10, measured_s=landed["load_s"],
+           baseline_s=rjo, documents_landed=landed["records_landed"], files_loaded=landed["files_loaded"])
     if args.no_dbt:
-        figure(results, "ce_load_build_vs_read_json_objects", None, "", "", "", None, skipped="--no-dbt")
-        return db_ce
+        figure(results, "coder_eval_load_build_vs_read_json_objects", None, "", "", "", None, skipped="--no-dbt")
+        return db
     log("coder-eval dbt build")
-    ce_build = dbt_build(db_ce, work / "t_ce")
-    results["raw"]["ce"]["build"] = ce_build
-    ratio_b = (ce["load_s"] + ce_build["seconds"]) / rjo
-    ratio_v = (ce["load_s"] + max(ce_build["seconds"] - fixed, 0)) / rjo
-    figure(results, "ce_load_build_vs_read_json_objects", ratio_b, "x",
-           f"read_json_objects = {rjo:.2f}s; build {ce_build['seconds']:.1f}s incl. fixed {fixed:.1f}s",
-           "stated (load + variable build <= 50x)", ratio_v <= 50, measured_s=ce["load_s"] + ce_build["seconds"],
-           baseline_s=rjo, ratio_excluding_fixed_cost=ratio_v, build_statuses=ce_build.get("statuses"),
-           succeeded=ce_build["returncode"] == 0)
-    return db_ce
+    built = dbt_build(db, work / "t_coder_eval")
+    results["raw"]["coder_eval"]["build"] = built
+    ratio_b = (landed["load_s"] + built["seconds"]) / rjo
+    ratio_v = (landed["load_s"] + max(built["seconds"] - fixed, 0)) / rjo
+    figure(results, "coder_eval_load_build_vs_read_json_objects", ratio_b, "x",
+           f"read_json_objects = {rjo:.2f}s; build {built['seconds']:.1f}s incl. fixed {fixed:.1f}s",
+           "stated (load + variable build <= 50x)", ratio_v <= 50, measured_s=landed["load_s"] + built["seconds"],
+           baseline_s=rjo, ratio_excluding_fixed_cost=ratio_v, build_statuses=built.get("statuses"),
+           succeeded=built["returncode"] == 0)
+    return db
 
 
 def markdown(results: dict) -> str:
@@ -850,7 +850,8 @@ def markdown(results: dict) -> str:
         v = f["value"]
         val = "n/a" if v is None else (f"{v:.3g} {f['unit']}")
         if key in ("loader_vs_scan", "loader_vs_duckdb_landing", "loader_direct_vs_chunked", "reload_unchanged", "append_1pct", "users_vs_loader", "dbt_second_build",
-                   "ce_load_vs_read_json_objects", "ce_load_build_vs_read_json_objects") and "measured_s" in f:
+                   "coder_eval_load_vs_read_json_objects",
+                   "coder_eval_load_build_vs_read_json_objects") and "measured_s" in f:
             val += f" ({f['measured_s']:.2f}s)"
         if key.startswith("query_") and v is not None:
             val += f"; {f['speedup_vs_raw']:.0f}x faster than raw"
@@ -899,8 +900,8 @@ def main(argv=None) -> int:
             fixed = (results["figures"].get("dbt_build_fixed_cost") or {}).get("value")
             t0 = time.perf_counter()
             work = Path(args.out) / "work"
-            db_ce = bench_ce(args, results, work, fixed)
-            db_ce.unlink()
+            db_coder_eval = bench_coder_eval(args, results, work, fixed)
+            db_coder_eval.unlink()
             results["machine"]["loadavg_end"] = os.getloadavg()
             results["total_s"] = results.get("total_s", 0) + time.perf_counter() - t0
         else:

@@ -54,7 +54,7 @@ def test_measured_figures_are_ratios_against_same_run_baselines(smoke):
         assert isinstance(f[key]["value"], (int, float)) and f[key]["value"] > 0, key
         assert f[key]["met"] in (True, False), key
     for key in ("loader_vs_scan", "loader_vs_duckdb_landing", "loader_direct_vs_chunked", "reload_unchanged",
-                "users_vs_loader", "append_1pct", "ce_load_vs_read_json_objects"):
+                "users_vs_loader", "append_1pct", "coder_eval_load_vs_read_json_objects"):
         assert f[key]["baseline_s"] > 0 and f[key]["measured_s"] > 0, key
     # interleaved rounds: each figure is the median of its per-round ratios, each ratio from one round's runs
     raw = results["raw"]
@@ -74,7 +74,7 @@ def test_measured_figures_are_ratios_against_same_run_baselines(smoke):
     second = f["dbt_second_build"]
     assert second["succeeded"] and second["repeat_build"], "the build after the append built only what changed"
     assert "stg_big__runs" in second["incremental_models"]
-    assert f["ce_load_build_vs_read_json_objects"]["succeeded"]
+    assert f["coder_eval_load_build_vs_read_json_objects"]["succeeded"]
     for key in ("query_big_rates", "query_fct_big_runs"):
         assert f[key]["mart"]["rows"] > 0 and f[key]["raw"]["rows"] > 0, key
         assert f[key]["speedup_vs_raw"] > 0, key
@@ -92,8 +92,8 @@ def test_loads_behind_the_figures_landed_what_they_should(smoke):
     assert f["append_1pct"]["lines_appended"] == LINES // 100
     assert f["append_1pct"]["records_landed"] == LINES // 100 and f["append_1pct"]["all_landed"]
     assert len(raw["appends"]) == 3 and len(f["append_1pct"]["rounds"]) == 3
-    assert raw["ce"]["task_files"] == TASKS and raw["ce"]["read_json_objects_docs"] == TASKS
-    assert f["ce_load_vs_read_json_objects"]["documents_landed"] >= TASKS
+    assert raw["coder_eval"]["task_files"] == TASKS and raw["coder_eval"]["read_json_objects_docs"] == TASKS
+    assert f["coder_eval_load_vs_read_json_objects"]["documents_landed"] >= TASKS
     assert raw["first_load"]["statements"], "the statement-level profile of the first load is recorded"
     variants = raw["direct_profile"]["variants"]
     labels = [v["variant"] for v in variants]
