@@ -93,7 +93,7 @@ def _plant_copy(dst: Path, indent: int) -> Path:
 
 @pytest.fixture(scope="session")
 def dirty(dbt_runner, tmp_path_factory):
-    runs = tmp_path_factory.mktemp("ce_variant_runs")
+    runs = tmp_path_factory.mktemp("coder_eval_variant_runs")
     # R21 plant: fix_import gets a 2nd replicate that passes; the stored aggregates are what
     # coder-eval writes (task grain, worst-of folding) - correct, but not replicate grain.
     r21 = _plant_copy(runs / "r21_plant", 3)

@@ -276,52 +276,52 @@ CASES: list[Case] = [
     Case("line_past_the_record_limit", [big("r.jsonl", _recs("a") + J({"id": "H", "v": "z" * 5000}) + "\n" + _recs("b"))],
          once("a", "b"), quarantined=1, env={"EVALHOUSE_MAX_RECORD_BYTES": "2048"}),
     # ---- coder-eval documents ----------------------------------------------------------------------------
-    Case("ce_run_with_good_replicates", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0"),
+    Case("coder_eval_run_with_good_replicates", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0"),
                                                              "v/t/01/task.json": doc("t1")})],
          once("run-r1-runs", "t0", "t1")),
-    Case("ce_empty_task_json", [run_dir("r1", tasks={"v/t/00/task.json": "", "v/t/01/task.json": doc("t1")})],
+    Case("coder_eval_empty_task_json", [run_dir("r1", tasks={"v/t/00/task.json": "", "v/t/01/task.json": doc("t1")})],
          once("run-r1-runs", "t1"), quarantined=1),
-    Case("ce_truncated_task_json", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")[:-5],
+    Case("coder_eval_truncated_task_json", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")[:-5],
                                                         "v/t/01/task.json": doc("t1")})],
          once("run-r1-runs", "t1"), quarantined=1),
-    Case("ce_task_json_is_an_array", [run_dir("r1", tasks={"v/t/00/task.json": "[1, 2]"})], once("run-r1-runs"),
+    Case("coder_eval_task_json_is_an_array", [run_dir("r1", tasks={"v/t/00/task.json": "[1, 2]"})], once("run-r1-runs"),
          quarantined=1),
-    Case("ce_task_json_nan_and_duplicate_keys", [run_dir("r1", tasks={
+    Case("coder_eval_task_json_nan_and_duplicate_keys", [run_dir("r1", tasks={
         "v/t/00/task.json": '{"id": "old", "id": "t0", "task_id": "t", "score": NaN}'})], once("run-r1-runs", "t0")),
-    Case("ce_task_json_gzip", [run_dir("r1", tasks={"v/t/00/task.json": gzip.compress(doc("t0").encode())})],
+    Case("coder_eval_task_json_gzip", [run_dir("r1", tasks={"v/t/00/task.json": gzip.compress(doc("t0").encode())})],
          once("run-r1-runs"), quarantined=1),
-    Case("ce_task_json_past_the_record_limit", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0", pad="p" * 5000),
+    Case("coder_eval_task_json_past_the_record_limit", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0", pad="p" * 5000),
                                                                     "v/t/01/task.json": doc("t1")})],
          once("run-r1-runs", "t1"), quarantined=1, env={"EVALHOUSE_MAX_RECORD_BYTES": "2048"}),
-    Case("ce_judge_yaml_alias_bomb", [run_dir("r1", tasks={
+    Case("coder_eval_judge_yaml_alias_bomb", [run_dir("r1", tasks={
         "v/t/00/task.json": doc("t0"),
         "v/t/00/judge-1.yaml": 'a: &a ["x","x","x","x","x","x","x","x","x"]\n' + "".join(
             f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))})],
          once("run-r1-runs", "t0"), quarantined=1),
-    Case("ce_judge_yaml_python_tag", [run_dir("r1", tasks={
+    Case("coder_eval_judge_yaml_python_tag", [run_dir("r1", tasks={
         "v/t/00/task.json": doc("t0"), "v/t/00/judge-1.yaml": "id: !!python/object/apply:os.system ['true']\n"})],
          once("run-r1-runs", "t0"), quarantined=1),
-    Case("ce_artifacts_never_land", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0"),
+    Case("coder_eval_artifacts_never_land", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0"),
                                                          "v/t/00/artifacts/x/task.json": doc("art"),
                                                          "v/t/00/artifacts/log.jsonl": _recs("art2")})],
          once("run-r1-runs", "t0")),
-    Case("ce_copied_run_directory_lands_once", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")}),
+    Case("coder_eval_copied_run_directory_lands_once", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")}),
                                                 lambda root: shutil.copytree(root / "runs/r1", root / "backup/r1")],
          once("run-r1-runs", "t0")),
-    Case("ce_two_runs_with_one_name_are_two_runs", [step(
+    Case("coder_eval_two_runs_with_one_name_are_two_runs", [step(
         run_dir("r1", "a", tasks={"v/t/00/task.json": doc("ta")}),
         run_dir("r1", "b", tasks={"v/t/00/task.json": doc("tb")}))],
          once("run-r1-a", "run-r1-b", "ta", "tb")),
-    Case("ce_run_renamed_then_old_name_reused", [
+    Case("coder_eval_run_renamed_then_old_name_reused", [
         run_dir("r1", tasks={"v/t/00/task.json": doc("old")}),
         step(rename("runs/r1", "runs/r1-old"), run_dir("r1", extra={"v": 2}, tasks={"v/t/00/task.json": doc("new")}))],
          {"run-r1-runs": 2, "old": 1, "new": 1}),
-    Case("ce_task_json_rewritten", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")}),
+    Case("coder_eval_task_json_rewritten", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")}),
                                     lambda root: write(root / "runs/r1/v/t/00/task.json", doc("t0b"))],
          once("run-r1-runs", "t0b")),
-    Case("ce_task_json_deleted_keeps_its_row", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")}),
+    Case("coder_eval_task_json_deleted_keeps_its_row", [run_dir("r1", tasks={"v/t/00/task.json": doc("t0")}),
                                                 remove("runs/r1/v/t/00/task.json")], once("run-r1-runs", "t0")),
-    Case("ce_surrogate_key_in_run_json", [lambda root: write(root / "runs/r9/run.json", '{"id": "r9", "\\ud800": 1}')],
+    Case("coder_eval_surrogate_key_in_run_json", [lambda root: write(root / "runs/r9/run.json", '{"id": "r9", "\\ud800": 1}')],
          once("r9")),
     # ---- usage the CLI must refuse cleanly (exit 2, nothing written) -----------------------------------------
     Case("record_limit_not_a_number", [big("r.jsonl", _recs("a"))], {}, exits=2,
