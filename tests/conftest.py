@@ -9,6 +9,10 @@ TESTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(TESTS_DIR))
 
 
+# every test id pytest collected, before -k / -m deselect any (tests/test_rule_coverage.py checks the rules table)
+COLLECTED_IDS = pytest.StashKey[frozenset]()
+
+
 @pytest.hookimpl(tryfirst=True)   # before xdist's own hook, which reads the groups (without it, none applied)
 def pytest_collection_modifyitems(config, items):
     """Keep each test folder on one xdist worker (`make test` runs `-n 2 --dist loadgroup`).
@@ -16,6 +20,7 @@ def pytest_collection_modifyitems(config, items):
     The folders build their warehouses in session-scoped fixtures; running a folder on a single
     worker builds each of them once, while the two workers split the folders between the cores.
     """
+    config.stash[COLLECTED_IDS] = frozenset(item.nodeid for item in items)
     for item in items:
         item.add_marker(pytest.mark.xdist_group(_group(item)))
     # the longest groups first (with --no-loadscope-reorder xdist hands groups out in collection order), so the
