@@ -8,9 +8,7 @@ TESTS_DIR = Path(__file__).resolve().parent
 # make tests/helpers.py importable as `helpers` from every test sub-folder
 sys.path.insert(0, str(TESTS_DIR))
 
-
-# every test id pytest collected, before -k / -m deselect any (tests/test_rule_coverage.py checks the rules table)
-COLLECTED_IDS = pytest.StashKey[frozenset]()
+from helpers import COLLECTED_IDS  # noqa: E402
 
 
 @pytest.hookimpl(tryfirst=True)   # before xdist's own hook, which reads the groups (without it, none applied)

@@ -9,12 +9,17 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from evalhouse.dbt_runner import run_dbt
 from evalhouse.paths import PROJECT_DIR
 from evalhouse.schema import init_warehouse
 
 FIXTURES = PROJECT_DIR / "fixtures"
+
+# every test id pytest collected, before -k / -m deselect any: tests/conftest.py stores them in config.stash,
+# tests/test_rule_coverage.py checks that the rules table names only real tests
+COLLECTED_IDS = pytest.StashKey[frozenset]()
 
 
 def fresh_db(path: Path) -> Path:

@@ -47,7 +47,7 @@ def test_every_listed_negative_control_is_a_collected_test(request):
     """Each pytest id the rules table lists (docs/rules_enforcement.md) is a test this session collected, or a
     function whose parametrized cases it collected (ids in files this session did not collect are not judged;
     tests/conftest.py keeps the ids as collected, before -k or -m deselect any)."""
-    from conftest import COLLECTED_IDS
+    from helpers import COLLECTED_IDS
 
     collected = request.config.stash[COLLECTED_IDS]
     files = {nodeid.split("::")[0] for nodeid in collected}
