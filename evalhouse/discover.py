@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass, field
 
 FAMILY_DIRS = {"logs_big": "big", "logs": "matrix", "logs_layered": "layered"}
-CE_NAMES = {"run.json": "run", "task.json": "task", "task.execute.json": "task_execute",
-            "variant.json": "variant", "experiment.json": "experiment", "suite.json": "suite"}
+CODER_EVAL_NAMES = {"run.json": "run", "task.json": "task", "task.execute.json": "task_execute",
+                    "variant.json": "variant", "experiment.json": "experiment", "suite.json": "suite"}
 _JUDGE = re.compile(r"^(post-failure-)?judge-(\d+)\.(yaml|yml|json)$")
 # a JSONL log and its logrotate names: runs.jsonl, runs.jsonl.1, runs.jsonl-20261201, and their gzip-compressed
 # archives (runs.jsonl.2.gz): logrotate's compress would otherwise take lines out of reach
@@ -50,8 +50,8 @@ class Discovery:
 
 def coder_eval_kind(name: str) -> tuple[str, int | None, str | None] | None:
     """(doc_kind, judge_index, judge_phase) for a coder-eval file name, else None."""
-    if name in CE_NAMES:
-        return CE_NAMES[name], None, None
+    if name in CODER_EVAL_NAMES:
+        return CODER_EVAL_NAMES[name], None, None
     m = _JUDGE.match(name)
     if m:
         return "judge", int(m.group(2)), ("post_failure" if m.group(1) else "success")

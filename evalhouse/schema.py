@@ -27,6 +27,15 @@ CODER_EVAL_TABLES = {
     "judge": "ce_judge_docs",                # judge-<i>.yaml / post-failure-judge-<i>.yaml, stored as JSON
 }
 
+
+def coder_eval_family(kind: str) -> str:
+    """raw.files.family of a coder-eval document of this kind: 'coder_eval:run', 'coder_eval:task', ..."""
+    return f"coder_eval:{kind}"
+
+
+# raw.files.family of a coder-eval document -> its raw table
+CODER_EVAL_FAMILY_TABLES = {coder_eval_family(kind): table for kind, table in CODER_EVAL_TABLES.items()}
+
 _JSONL_COLUMNS = """
     load_id        VARCHAR   NOT NULL,
     loaded_at      TIMESTAMPTZ NOT NULL,

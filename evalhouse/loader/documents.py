@@ -8,7 +8,7 @@ import os
 
 from ..config import max_record_bytes
 from ..discover import Item
-from ..schema import CODER_EVAL_TABLES
+from ..schema import CODER_EVAL_TABLES, coder_eval_family
 from . import prepass
 from .jsonread import _kind_of, _read_yaml, python_read
 from .jsonl import _read_failure, _too_large
@@ -72,7 +72,7 @@ class DocumentsMixin:
         path, meta = item.path, item.coder_eval
         meta = {**meta, "run_id": self._run_id_for(meta["run_dir"])}
         kind = meta["doc_kind"]
-        family = f"coder_eval:{kind}"
+        family = coder_eval_family(kind)
         res = FileResult(path=path, status="loaded", family=family)
         got = self._read_changed_document(path, family, res)
         if got is None:

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, fields
 
 from ..discover import Item
-from ..schema import CODER_EVAL_TABLES, JSONL_TABLES
+from ..schema import CODER_EVAL_FAMILY_TABLES, JSONL_TABLES, coder_eval_family
 from . import statements as S
 from .prepass import _prefix_hexdigest
 from .results import FileResult, _cut
@@ -228,9 +228,8 @@ class RegistryMixin:
             self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
         elif fam == "inspect":
             self.con.execute(S.DELETE_INSPECT_FILE, {"p": res.path})
-        elif fam.startswith("coder_eval:") and fam.removeprefix("coder_eval:") in CODER_EVAL_TABLES:
-            table = CODER_EVAL_TABLES[fam.removeprefix("coder_eval:")]
-            self.con.execute(f"DELETE FROM raw.{table} WHERE source_file = $p", {"p": res.path})
+        elif fam in CODER_EVAL_FAMILY_TABLES:
+            self.con.execute(f"DELETE FROM raw.{CODER_EVAL_FAMILY_TABLES[fam]} WHERE source_file = $p", {"p": res.path})
             if self._coder_eval_index is not None:
                 for key in [k for k, v in self._coder_eval_index.items() if v == res.path]:
                     del self._coder_eval_index[key]
@@ -238,7 +237,7 @@ class RegistryMixin:
         # the old bytes may live on in files registered as their duplicates (a rotated or renamed copy):
         # those now hold the only copy, so they land (reland_orphans) -- never lost with the rewrite
         self._orphans.extend(p for p, r in self.registry.items() if r.duplicate_of == res.path)
-        if fam == "coder_eval:run":
+        if fam == coder_eval_family("run"):
             # a new run.json makes its directory another run: documents elsewhere that repeated this run's are
             # no longer the same run's records (a renamed run whose old name is reused), so they land
             run_dir = os.path.dirname(res.path) + os.sep

@@ -346,7 +346,7 @@ def test_python_api_never_builds_sql_from_values(tmp_path):
     assert [json.loads(r[1]) for r in rows(db, "big", path)] == [rec]
 
 
-CE_DOC_CASES = {
+CODER_EVAL_DOC_CASES = {
     # name: (file name under <run>/v1/fix_import/00/, bytes, expected document value or None, error substring)
     "json_with_bom": ("task.json", b"\xef\xbb\xbf" + json.dumps(TASK).encode(), TASK, None),
     "json_with_nan": ("task.json", b'{"weighted_score": NaN, "final_status": "ERROR"}',
@@ -363,9 +363,9 @@ CE_DOC_CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CE_DOC_CASES))
+@pytest.mark.parametrize("name", sorted(CODER_EVAL_DOC_CASES))
 def test_coder_eval_document_bad_input_catalogue(tmp_path, name):
-    fname, data, value, err = CE_DOC_CASES[name]
+    fname, data, value, err = CODER_EVAL_DOC_CASES[name]
     run = _run_dir(tmp_path / "run1")
     (run / "v1" / "fix_import" / "00" / "task.json").unlink()
     path = write(run / "v1" / "fix_import" / "00" / fname, data)
