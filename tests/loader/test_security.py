@@ -24,7 +24,7 @@ LOADER_FILES = ["load.py", "schema.py", "loader/core.py", "loader/registry.py", 
 
 # what may appear inside {...} of an SQL f-string: evalhouse's own fixed identifiers and regexes
 ALLOWED_NAMES = {"table", "sel", "t", "c"}
-ALLOWED_SUBSCRIPTS = {"JSONL_TABLES", "CODER_EVAL_TABLES"}
+ALLOWED_SUBSCRIPTS = {"JSONL_TABLES", "CODER_EVAL_TABLES", "CODER_EVAL_FAMILY_TABLES"}
 
 
 def _sql_constants(tree: ast.Module) -> set[str]:
