@@ -8,8 +8,9 @@
   The run directory is the nearest ancestor holding run.json (a nested directory with its own
   run.json is a separate run); anything under ``artifacts/`` of a run is ignored;
 - inspect_ai eval logs, by content, wherever they sit: ``*.eval`` ZIP archives, and ``*.json`` files whose
-  first bytes are an inspect_ai log object (`version`, `status`, `eval`); the only reads discovery makes are
-  these few bytes of each candidate;
+  first bytes are an inspect_ai log object (`version`, `status`, `eval`), not the ``logs.json`` listing that
+  inspect_ai's ``eval_set`` writes beside its logs (ignored, with that reason); the only reads discovery makes
+  are these few bytes of each candidate;
 - everything else is ignored and counted.
 
 Symlinks: a symlink whose target lies outside every root is not followed unless
@@ -70,6 +71,20 @@ def is_inspect_log(path: str) -> bool:
     except OSError:
         return suffix == ".eval"          # the loader reports why it cannot be read
     return head.startswith(ZIP_MAGIC) if suffix == ".eval" else looks_like_json_log(head)
+
+
+def _not_loaded_why(path: str) -> str:
+    """Why a file discovery passes over is not loaded, for the load summary."""
+    from .loader.inspect_logs import looks_like_eval_set_listing
+    if path.endswith(".json"):
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            head = b""
+        if looks_like_eval_set_listing(head):
+            return "an inspect_ai eval-set listing (its logs.json): copies of the headers of the logs beside it"
+    return "not a file evalhouse loads"
 
 
 def jsonl_family(path: str) -> str | None:
@@ -197,7 +212,7 @@ def discover(paths: list[str], family: str | None = None, follow_symlinks: bool 
         if is_inspect_log(path):
             out.items.append(Item(path=path, kind="inspect", family="inspect"))
             return
-        out.ignored.append((path, "not a file evalhouse loads"))
+        out.ignored.append((path, _not_loaded_why(path)))
 
     def walk(directory: str) -> None:
         stack = [directory]

@@ -48,7 +48,28 @@ def member_kind(name: str) -> str | None:
 def looks_like_json_log(head: bytes) -> bool:
     """The first bytes of a .json file are those of an inspect_ai log object (`version`, `status`, `eval`)."""
     text = head.lstrip()[:4096].decode("utf-8", "replace")
-    return text.startswith("{") and '"eval"' in text and '"status"' in text and '"version"' in text
+    return (text.startswith("{") and '"eval"' in text and '"status"' in text and '"version"' in text
+            and not looks_like_eval_set_listing(head))
+
+
+def looks_like_eval_set_listing(head: bytes) -> bool:
+    """The first bytes of a .json file are those of the `logs.json` that inspect_ai's `eval_set` writes beside its
+    logs: an object keyed by log file name, each value a copy of that log's header (the logs load themselves)."""
+    key = _first_key(head)
+    return key is not None and key.endswith((".eval", ".json"))
+
+
+def _first_key(head: bytes) -> str | None:
+    """The first key of the JSON object these bytes open, or None when they open something else."""
+    text = head.lstrip().decode("utf-8", "replace")
+    rest = text[1:].lstrip() if text.startswith("{") else ""
+    if not rest.startswith('"'):
+        return None
+    try:
+        key, _ = json.decoder.scanstring(rest, 1)
+    except ValueError:
+        return None
+    return key
 
 
 def _sample_identity(member: Member) -> None:

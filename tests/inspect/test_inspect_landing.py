@@ -12,7 +12,7 @@ import pytest
 
 from evalhouse.cli import main
 from evalhouse.loader.inspect_logs import member_kind
-from helpers import FIXTURES, query
+from helpers import FIXTURES, dbt, query
 
 LOGS = FIXTURES / "inspect"
 ALL = sorted(p for p in LOGS.rglob("*") if p.suffix in (".eval", ".json"))
@@ -125,3 +125,44 @@ def test_a_json_log_with_nan_scores_lands(tmp_path):
     assert _load(tmp_path / "logs", db, "--create") == 0
     assert query(db, "select count(*) from raw.inspect_members where member_kind = 'sample'") == [(len(obj["samples"]),)]
     assert query(db, "select count(*) from raw.inspect_members where document like '%NaN%'") == [(1,)]
+
+
+def test_an_eval_set_listing_is_ignored_and_the_logs_beside_it_land(tmp_path):
+    """inspect_ai's eval_set writes logs.json beside its logs: an object keyed by log file name whose values are
+    copies of those logs' headers (its first bytes hold `version`, `status` and `eval` too). It is not a log: it is
+    ignored, with that reason, and quarantines nothing; the logs beside it land."""
+    from evalhouse.load import load_paths
+
+    src = next((LOGS / "both_models").glob("*.json"))
+    log = json.loads(src.read_text())
+    header = {k: v for k, v in log.items() if k not in ("samples", "reductions")}
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copyfile(src, logs / src.name)
+    (logs / "logs.json").write_text(json.dumps({src.name: header}, indent=2))
+    (logs / "eval-set.json").write_text(json.dumps({"eval_set_id": "x", "tasks": [{"name": "qa"}]}, indent=2))
+    db = tmp_path / "w.duckdb"
+    summary = load_paths([str(logs)], str(db))
+    why = dict(summary.ignored)
+    assert "eval-set listing" in why[str(logs / "logs.json")]
+    assert why[str(logs / "eval-set.json")] == "not a file evalhouse loads"
+    assert summary.files_failed == 0 and query(db, "select count(*) from raw.load_errors") == [(0,)]
+    assert query(db, "select distinct source_file from raw.inspect_members") == [(str(logs / src.name),)]
+
+
+def test_a_quarantined_file_is_reported_under_its_family(tmp_path):
+    """A file the loader could not read is a LOAD finding of its own family, told by its name the way discovery
+    tells it (an inspect log under inspect_ai's default logs/ folder is not a matrix log), or by --family."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "broken.eval").write_bytes(b"PK\x03\x04 truncated")
+    (tmp_path / "logs" / "trunc.json").write_text('{"version": 2, "status": "success", "eval": {')
+    (tmp_path / "logs" / "runs.jsonl").write_text('{"scenario_id": "s", "turn_index": 0}\n{not json\n')
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "big.jsonl").write_text('{"id": 1}\n{not json\n')
+    db = tmp_path / "w.duckdb"
+    assert _load(tmp_path / "logs", db, "--create") == 0
+    assert main(["load", str(tmp_path / "elsewhere"), "--db", str(db), "--quiet", "--family", "big"]) == 0
+    dbt(["run", "--select", "+int_dq__raw_load_quarantine"], db, tmp_path / "target")
+    got = dict(query(db, "select regexp_extract(source_file, '[^/]+$'), source_family "
+                         "from intermediate.int_dq__raw_load_quarantine"))
+    assert got == {"broken.eval": "inspect", "trunc.json": "inspect", "runs.jsonl": "matrix", "big.jsonl": "big"}
