@@ -17,6 +17,8 @@ tokenizer download). What the logs cover (issue 17):
                    separates them), a clustered stderr (stderr(cluster="group") over sample metadata), a
                    dict-valued scorer with a metric per key, and samples that hit message_limit (`--features`)
   deflate/         a log written by inspect_ai 0.3.90, whose .eval members are DEFLATE-compressed (`--old`)
+  ../inspect_retry/  a failed log and its retry by eval_set, which carries the failed log's finished samples over
+                   (the same sample uuids) (`--retry`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -258,6 +260,48 @@ def _features() -> int:
     return 0
 
 
+def _retry() -> int:
+    """A failed log and the log of its retry (fixtures/inspect_retry/): eval_set's retry carries the finished samples
+    of the failed log into the new log (the same runs: the same sample uuids, tokens and times) and runs the failed
+    one again. eval_set then deletes the failed log; a warehouse that loaded it before keeps it, so both are kept."""
+    import tempfile
+
+    from inspect_ai import Task, eval_set
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import match
+    from inspect_ai.solver import generate
+
+    name = "mockllm/gpt-4.1-mini"
+    state = {"flaky": True, "n": 0}
+
+    def out(input, tools, tool_choice, config):
+        state["n"] += 1
+        prompt = input[-1].text if input else ""
+        if state["flaky"] and "Germany" in prompt:
+            raise RuntimeError("simulated provider failure")
+        o = ModelOutput.from_content(model=name, content=next((v for k, v in A.items() if k in prompt), "?"))
+        o.usage = ModelUsage(input_tokens=40 + state["n"], output_tokens=4, total_tokens=44 + state["n"])
+        return o
+
+    qs = [("2+2", "4"), ("3+5", "8"), ("France", "Paris"), ("Germany", "Berlin")]
+    data = [Sample(id=f"r{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
+    out_dir = OUT.parent / "inspect_retry"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for attempt in ("failed", "retried"):
+            before = set(Path(tmp).glob("*.eval"))
+            eval_set(Task(name="qa_retry", dataset=data, solver=generate(), scorer=match()),
+                     model=get_model(name, custom_outputs=out), log_dir=tmp, display="none", retry_attempts=0,
+                     fail_on_error=True)
+            (new,) = set(Path(tmp).glob("*.eval")) - before
+            shutil.copyfile(new, out_dir / f"{attempt}.eval")
+            state["flaky"] = False
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
@@ -265,6 +309,8 @@ def main() -> int:
         return _old()
     if "--features" in sys.argv[1:]:
         return _features()
+    if "--retry" in sys.argv[1:]:
+        return _retry()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):

@@ -4,7 +4,8 @@
   - an `agent` row is the log's own model and no role's;
   - a row with a role is never `agent`;
   - per (log, model), the tokens of all its rows equal what the samples' model_usage states for that model
-    (role_usage repeats a role's calls under its model: counting both would double them).
+    (role_usage repeats a role's calls under its model: counting both would double them), over the sample runs
+    that are the log's own (a run carried over from the log that recorded it first is counted there).
 -#}
 with spend as (
     select * from {{ ref('inspect_spend') }}
@@ -17,7 +18,9 @@ stated as (
         sum(coalesce(u.total_tokens, 0)) as total_tokens,
         sum(coalesce(u.output_tokens, 0)) as output_tokens
     from {{ ref('stg_inspect__sample_usage') }} as u
-    where u.usage_scope = 'model'
+    inner join {{ ref('int_inspect__sample_executions') }} as e
+        on u.source_file = e.source_file and u.sample_id = e.sample_id and u.epoch = e.epoch
+    where u.usage_scope = 'model' and not e.is_carried_over
     group by u.source_file, u.usage_key
 ),
 

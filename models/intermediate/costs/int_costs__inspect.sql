@@ -3,7 +3,9 @@
   int_inspect__sample_spend, priced at the sample's start against the model the spend went to: the evaluated
   model's own spend (spend_kind 'agent'), the grader's ('judge'), any other model role's ('role'), calls outside
   any role ('unattributed'), never one counted twice. cost_usd_logged is inspect_ai's own total_cost where it computed
-  one (a model cost config), else NULL. unit_key is the (log, sample, epoch).
+  one (a model cost config), else NULL. unit_key is the (log, sample, epoch). A sample run carried over from the
+  log that recorded it first (a retry's log) is not costed again: each run's spend is one set of records, in the
+  log where it ran (int_inspect__sample_executions).
 -#}
 with spend as (
     select * from {{ ref('int_inspect__sample_spend') }}
@@ -31,3 +33,4 @@ select
     s.unit_key,
     false as is_no_model_call
 from spend as s
+where not s.is_carried_over

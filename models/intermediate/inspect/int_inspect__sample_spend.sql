@@ -12,6 +12,8 @@
   The grader's spend is never the evaluated model's (R33). Tokens follow evalhouse's convention: uncached input
   is input_tokens, less the cache reads where this inspect_ai version and provider counted them in it
   (inspect_token_conventions); total_tokens and total_cost as the log states them.
+  A sample run that another log recorded first (is_carried_over: a retry's log carries the failed log's finished
+  samples over, int_inspect__sample_executions) keeps its rows here, flagged; its cost is counted where it ran.
 -#}
 {%- set token_buckets = ['input_tokens', 'output_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens'] %}
 {%- set usage_columns = token_buckets + ['reasoning_tokens', 'total_cost_usd_logged'] %}
@@ -30,6 +32,10 @@ samples as (
 
 conventions as (
     select * from {{ ref('inspect_token_conventions') }}
+),
+
+executions as (
+    select * from {{ ref('int_inspect__sample_executions') }}
 ),
 
 declared_roles as (
@@ -130,6 +136,7 @@ conventioned as (
         l.status,
         l.inspect_version,
         coalesce(smp.started_at, l.created_at) as priced_at,
+        coalesce(e.is_carried_over, false) as is_carried_over,
         coalesce(
             {{ inspect_version_key('l.inspect_version') }} < {{ inspect_version_key('c.includes_cache_read_before') }},
             false
@@ -139,6 +146,8 @@ conventioned as (
     inner join logs as l on s.source_file = l.source_file
     left join samples as smp
         on {{ same_keys('s', 'smp', inspect_sample_grain()) }}
+    left join executions as e
+        on {{ same_keys('s', 'e', inspect_sample_grain()) }}
     left join conventions as c
         on {{ split_part_text('s.model_raw', '/', 1) }} = c.provider
 ),
@@ -197,5 +206,6 @@ select
     cast(r.total_tokens as bigint) as total_tokens,
     cast(r.total_cost_usd_logged as double) as total_cost_usd_logged,
     r.priced_at,
+    r.is_carried_over,
     r.load_id
 from rested as r

@@ -4,6 +4,9 @@
   errored or hit a limit, the evaluated model's tokens and the cost of the evaluated model, of the grader and of
   anything else, each repriced against the rate card at the sample's start (int_costs__repriced), never the
   grader's spend counted as the model's (R33). A cost is NULL unless every record behind it is priced.
+  A run another log recorded first (a retry's log carries the failed log's finished samples over) is
+  is_carried_over, from carried_over_from, with that run's tokens and cost: sum over the rows that are not
+  carried over to count each run once.
 -#}
 {%- set agent_token_columns = ['uncached_input_tokens', 'cache_read_tokens', 'cache_write_tokens', 'output_tokens', 'total_tokens'] %}
 {#- each spend kind's cost, and the predicate on int_costs__repriced.spend_kind that selects its records #}
@@ -15,6 +18,10 @@ with samples as (
 
 logs as (
     select * from {{ ref('int_inspect__logs') }}
+),
+
+executions as (
+    select * from {{ ref('int_inspect__sample_executions') }}
 ),
 
 scores as (
@@ -68,6 +75,9 @@ select
     s.limit_value,
     cast(coalesce(sc.n_scores, 0) as bigint) as n_scores,
     sc.scores_json,
+    s.sample_uuid,
+    coalesce(e.is_carried_over, false) as is_carried_over,
+    e.carried_over_from,
     s.started_at,
     s.total_time_s,
     s.working_time_s,
@@ -86,5 +96,6 @@ from samples as s
 inner join logs as l on s.source_file = l.source_file
 left join scores as sc on {{ same_keys('s', 'sc', inspect_sample_grain()) }}
 left join agent_tokens as t on {{ same_keys('s', 't', inspect_sample_grain()) }}
-left join costs as c
-    on c.unit_key = s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as {{ dbt.type_string() }})
+left join executions as e on {{ same_keys('s', 'e', inspect_sample_grain()) }}
+-- a run carried over from another log has its cost there (int_costs__inspect costs each run once)
+left join costs as c on e.run_unit_key = c.unit_key

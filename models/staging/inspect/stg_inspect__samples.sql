@@ -9,6 +9,7 @@ select
     m.sample_id,
     m.sample_id_is_int,
     m.epoch,
+    {{ json_text('m.document', '$.uuid') }} as sample_uuid,
     {{ json_text('m.document', '$.target') }} as target,
     {{ json_text('m.document', '$.output.completion') }} as completion,
     {{ json_text('m.document', '$.error.message') }} as error_message,
