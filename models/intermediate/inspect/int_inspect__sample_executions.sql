@@ -6,15 +6,7 @@
   carried over, so the run's tokens and cost are counted once, in the log where it ran. A sample without a uuid
   (older inspect_ai) is a run of its own.
 -#}
-with samples as (
-    select * from {{ ref('stg_inspect__samples') }}
-),
-
-logs as (
-    select * from {{ ref('int_inspect__logs') }}
-),
-
-keyed as (
+with keyed as (
     select
         s.source_file,
         s.sample_id,
@@ -22,8 +14,8 @@ keyed as (
         s.sample_uuid,
         l.created_at,
         s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as {{ dbt.type_string() }}) as unit_key
-    from samples as s
-    inner join logs as l on s.source_file = l.source_file
+    from {{ ref('stg_inspect__samples') }} as s
+    inner join {{ ref('int_inspect__logs') }} as l on s.source_file = l.source_file
 ),
 
 ranked as (
