@@ -59,32 +59,28 @@ def coder_eval_kind(name: str) -> tuple[str, int | None, str | None] | None:
     return None
 
 
-def is_inspect_log(path: str) -> bool:
-    """An inspect_ai eval log by content: a *.eval ZIP archive, or a *.json file that opens as a log object."""
+_NOT_LOADED = "not a file evalhouse loads"
+_EVAL_SET_LISTING = "an inspect_ai eval-set listing (its logs.json): copies of the headers of the logs beside it"
+
+
+def inspect_log_or_why_not(path: str) -> str | None:
+    """None for an inspect_ai eval log, told by content (a *.eval ZIP archive, or a *.json file that opens as a log
+    object); else why the file is not loaded. The file's first bytes are read once."""
     suffix = os.path.splitext(path)[1]
     if suffix not in (".eval", ".json"):
-        return False
-    from .loader.inspect_logs import ZIP_MAGIC, looks_like_json_log
+        return _NOT_LOADED
+    from .loader.inspect_logs import ZIP_MAGIC, looks_like_eval_set_listing, looks_like_json_log
     try:
         with open(path, "rb") as fh:
             head = fh.read(4096)
     except OSError:
-        return suffix == ".eval"          # the loader reports why it cannot be read
-    return head.startswith(ZIP_MAGIC) if suffix == ".eval" else looks_like_json_log(head)
-
-
-def _not_loaded_why(path: str) -> str:
-    """Why a file discovery passes over is not loaded, for the load summary."""
-    from .loader.inspect_logs import looks_like_eval_set_listing
-    if path.endswith(".json"):
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(4096)
-        except OSError:
-            head = b""
-        if looks_like_eval_set_listing(head):
-            return "an inspect_ai eval-set listing (its logs.json): copies of the headers of the logs beside it"
-    return "not a file evalhouse loads"
+        # an unreadable *.eval is taken: the loader reports why it cannot be read
+        return None if suffix == ".eval" else _NOT_LOADED
+    if suffix == ".eval":
+        return None if head.startswith(ZIP_MAGIC) else _NOT_LOADED
+    if looks_like_json_log(head):
+        return None
+    return _EVAL_SET_LISTING if looks_like_eval_set_listing(head) else _NOT_LOADED
 
 
 def jsonl_family(path: str) -> str | None:
@@ -209,10 +205,11 @@ def discover(paths: list[str], family: str | None = None, follow_symlinks: bool 
                 return
             out.items.append(Item(path=path, kind="coder_eval", coder_eval=row))
             return
-        if is_inspect_log(path):
+        why = inspect_log_or_why_not(path)
+        if why is None:
             out.items.append(Item(path=path, kind="inspect", family="inspect"))
             return
-        out.ignored.append((path, _not_loaded_why(path)))
+        out.ignored.append((path, why))
 
     def walk(directory: str) -> None:
         stack = [directory]

@@ -136,7 +136,8 @@ conventioned as (
         l.status,
         l.inspect_version,
         coalesce(smp.started_at, l.created_at) as priced_at,
-        coalesce(e.is_carried_over, false) as is_carried_over,
+        e.unit_key,
+        e.is_carried_over,
         coalesce(
             {{ inspect_version_key('l.inspect_version') }} < {{ inspect_version_key('c.includes_cache_read_before') }},
             false
@@ -146,7 +147,7 @@ conventioned as (
     inner join logs as l on s.source_file = l.source_file
     left join samples as smp
         on {{ same_keys('s', 'smp', inspect_sample_grain()) }}
-    left join executions as e
+    inner join executions as e
         on {{ same_keys('s', 'e', inspect_sample_grain()) }}
     left join conventions as c
         on {{ split_part_text('s.model_raw', '/', 1) }} = c.provider
@@ -173,9 +174,8 @@ rested as (
 
 select
     -- the record's key in fct_costs_repriced, and the (log, sample, epoch) its cost rolls up to
-    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as {{ dbt.type_string() }}) || '|' || r.spend_kind || '|'
-    || coalesce(r.role, '') || '|' || coalesce(r.model_raw, '') as record_key,
-    r.source_file || '|' || r.sample_id || '|' || cast(r.epoch as {{ dbt.type_string() }}) as unit_key,
+    r.unit_key || '|' || r.spend_kind || '|' || coalesce(r.role, '') || '|' || coalesce(r.model_raw, '') as record_key,
+    r.unit_key,
     {{ qualified('r', inspect_sample_grain()) }},
     r.spend_kind,
     r.role,
