@@ -19,6 +19,8 @@ tokenizer download). What the logs cover (issue 17):
   deflate/         a log written by inspect_ai 0.3.90, whose .eval members are DEFLATE-compressed (`--old`)
   ../inspect_retry/  a failed log and its retry by eval_set, which carries the failed log's finished samples over
                    (the same sample uuids) (`--retry`)
+  ../inspect_rescore/  two models' logs and two `inspect score` copies of model-a's: one appends a scorer, one
+                   scores the same runs again under the same score name (`--rescore`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -302,6 +304,54 @@ def _retry() -> int:
     return 0
 
 
+def _rescore() -> int:
+    """Two models' logs and two `inspect score` copies of model-a's (fixtures/inspect_rescore/). A copy keeps the
+    log's runs (the same sample uuids, eval id and creation time) and, with action append, its scores: `append` adds
+    a scorer (includes); `overwrite` scores the same runs again under the same score name (match anywhere in the
+    answer, not at its end), which changes some values."""
+    from inspect_ai import Task, score
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.log import read_eval_log, write_eval_log
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import includes, match
+    from inspect_ai.solver import generate
+
+    qs = [("2+2", "4"), ("3+5", "8"), ("France", "Paris"), ("Germany", "Berlin"), ("Italy", "Rome"), ("Spain", "Madrid")]
+    answers = {"model-a": {"2+2": "4", "3+5": "8 is the sum", "France": "Paris", "Germany": "Bonn", "Italy": "Rome",
+                           "Spain": "Madrid is the capital"},
+               "model-b": {"2+2": "4", "3+5": "8", "France": "Lyon", "Germany": "Berlin", "Italy": "Rome",
+                           "Spain": "Madrid"}}
+
+    def outputs(name: str, right: dict[str, str]):
+        def out(input, tools, tool_choice, config):
+            prompt = input[-1].text if input else ""
+            o = ModelOutput.from_content(model=name, content=next((v for k, v in right.items() if k in prompt), "?"))
+            o.usage = ModelUsage(input_tokens=30, output_tokens=6, total_tokens=36)
+            return o
+        return out
+
+    data = [Sample(id=f"s{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
+    out_dir = OUT.parent / "inspect_rescore"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    for model, right in answers.items():
+        name = f"mockllm/{model}"
+        (log,) = inspect_eval(Task(name="qa_rescore", dataset=data, solver=generate(), scorer=match()),
+                              model=get_model(name, custom_outputs=outputs(name, right)), log_dir=str(out_dir),
+                              log_format="eval", display="none")
+        Path(log.location).rename(out_dir / f"{model}.eval")
+    original = read_eval_log(str(out_dir / "model-a.eval"))
+    write_eval_log(score(original, includes(), action="append", display="none"),
+                   str(out_dir / "model-a.rescored-append.eval"))
+    overwritten = score(original, match(location="any"), action="overwrite", display="none")
+    before = [s.scores["match"].value for s in original.samples]
+    assert before != [s.scores["match"].value for s in overwritten.samples], "the overwrite changed no value"
+    write_eval_log(overwritten, str(out_dir / "model-a.rescored-overwrite.eval"))
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
@@ -311,6 +361,8 @@ def main() -> int:
         return _features()
     if "--retry" in sys.argv[1:]:
         return _retry()
+    if "--rescore" in sys.argv[1:]:
+        return _rescore()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):

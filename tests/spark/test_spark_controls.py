@@ -185,6 +185,10 @@ PLANTS = [
           where="scorer = 'includes'", set={"score_name": "'match+includes'", "scorer": "'match+includes'"}),
     Plant(("r33_inspect_grader_spend_never_the_models",), "update", "marts.inspect_spend",
           where="role = 'grader'", set={"spend_kind": "'agent'"}),
+    # a comparison made again with the arm an `inspect score` copy repeats (fixtures/inspect_rescore)
+    Plant(("r34_inspect_repeated_arms_compared_once",), "copy", "marts.inspect_model_pairs",
+          where="source_file_a like '%/model-a.eval' and source_file_b like '%/model-b.eval'",
+          set={"source_file_a": "replace(source_file_a, '/model-a.eval', '/model-a.rescored-append.eval')"}),
 ]
 PLANTED_TESTS = sorted({t for p in PLANTS for t in p.fires})
 # Two rounds, each on the unplanted build: the plants in marts, then the plants in seeds (schema staging). A

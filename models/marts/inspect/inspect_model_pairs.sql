@@ -5,27 +5,75 @@
   errored, unscored sample counts 0, R29); the mean of d with its cluster-robust SE (a cluster is a sample, its
   epochs already reduced, or the samples sharing the metadata value a clustered stderr declares), the t(C-1)
   interval, MDD, the paired t-test p-value on C - 1 degrees of freedom and Holm / BH within the family of all
-  model pairs of one (task, score, reducer). Logs of other statuses, scorers and reducers are never pooled.
+  model pairs of one (task, score, reducer). Logs of other statuses, scorers and reducers are never pooled. An arm
+  that an `inspect score` copy repeats (the same runs, the same values) is compared once, in the log recorded first.
 -#}
 {#- one comparison: a pair of logs (model_a's first) on one (task, task arguments, score, reducer) #}
 {%- set comparison = ['task', 'task_args_json', 'score_name', 'scorer', 'reducer', 'model_a', 'model_b',
                       'source_file_a', 'source_file_b'] %}
 
+{#- one arm: a log's values of one score #}
+{%- set arm = ['source_file', 'score_name', 'scorer'] %}
+
 with logs as (
-    select * from {{ ref('int_inspect__logs') }}
-    where status = 'success'
+    select
+        l.*,
+        -- the order the logs were recorded in, as int_inspect__sample_executions orders a run's records
+        row_number() over (order by l.created_at asc nulls last, l.source_file asc) as log_order
+    from {{ ref('int_inspect__logs') }} as l
+    where l.status = 'success'
 ),
 
-arms as (
+-- the run behind each (log, sample): the first record of its first epoch's run (a copy of a log names the
+-- original's; a sample without a uuid is a run of its own)
+sample_runs as (
+    select
+        e.source_file,
+        e.sample_id,
+        min(e.run_unit_key) as run_key
+    from {{ ref('int_inspect__sample_executions') }} as e
+    group by e.source_file, e.sample_id
+),
+
+scored as (
     select
         v.*,
         l.task,
         l.task_args_json,
         l.model,
         l.n_samples,
-        l.created_at
+        l.created_at,
+        l.log_order,
+        r.run_key,
+        count(*) over (partition by {{ qualified('v', arm) }}, v.reducer) as n_arm_samples
     from {{ ref('int_inspect__sample_values') }} as v
     inner join logs as l on v.source_file = l.source_file
+    inner join sample_runs as r on v.source_file = r.source_file and v.sample_id = r.sample_id
+),
+
+-- an arm that repeats, run for run and value for value, the arm of a log recorded earlier: an `inspect score`
+-- copy keeps the log's runs (the same sample uuids) and, with action append, their scores. It is one arm, compared
+-- once, in the log recorded first. Runs scored again to other values (action overwrite) are an arm of their own.
+repeated_arms as (
+    select
+        {{ qualified('x', arm) }},
+        x.reducer
+    from scored as x
+    inner join scored as y
+        on
+            {{ same_keys('x', 'y', ['task', 'score_name', 'scorer', 'sample_id', 'run_key', 'n_arm_samples'],
+                         null_safe=['task_args_json', 'reducer', 'value']) }}
+            and x.log_order > y.log_order
+    group by {{ qualified('x', arm) }}, x.reducer, y.source_file
+    having count(*) = max(x.n_arm_samples)
+),
+
+arms as (
+    select s.*
+    from scored as s
+    left join repeated_arms as r
+        on {{ same_keys('s', 'r', arm, null_safe=['reducer']) }}
+    where r.source_file is null
 ),
 
 pairs as (
