@@ -139,10 +139,23 @@ def coder_eval_dirty(tmp_path_factory):
     # a second, different run directory with a name already taken (a re-run copied elsewhere and edited)
     shutil.copytree(CORPUS / "gen_execute_only", tmp / "elsewhere" / "gen_execute_only")
     _edit(tmp / "elsewhere" / "gen_execute_only" / "run.json", lambda d: d.update(note="re-run elsewhere"))
+    # not a violation: two task files the run skipped, as coder-eval 0.12.16 writes them
+    _edit(corpus / "cli_dataset_suite" / "run.json", lambda d: d.update(skipped_tasks=SKIPPED_TASKS))
     db = fresh_db(tmp / "dirty.duckdb")
     land(db, [corpus, tmp / "twin", tmp / "elsewhere"])
     target = tmp / "target"
     return db, target, _build(db, target)
+
+
+# run.json `skipped_tasks` of a fresh `coder-eval run` (0.12.16, agent type none): a task file that failed to
+# load (task_timeout below the minimum) and a `skip: true` opt-out
+SKIPPED_TASKS = [
+    {"path": "tasks/c.yaml",
+     "reason": "ValueError: Invalid task definition: 1 validation error for TaskDefinition\nrun_limits.task_timeout\n"
+               "  Input should be greater than or equal to 30 [type=greater_than_equal, input_value=4, input_type=int]\n"
+               "    For further information visit https://errors.pydantic.dev/2.14/v/greater_than_equal"},
+    {"path": "tasks/b.yaml", "reason": "skip: true (task_id='opted_out')"},
+]
 
 
 def _status(results: dict, name: str) -> tuple[str, int]:
@@ -293,6 +306,21 @@ def test_coder_eval_run_names_unique_negative_control(coder_eval_clean, coder_ev
     ids = sorted(r[0] for r in query(db, "select distinct run_id from marts.coder_eval_run_summaries "
                                          "where run_id like 'gen_execute_only%'"))
     assert len(ids) == 2 and ids[0] == "gen_execute_only" and ids[1].startswith("gen_execute_only@")
+
+
+def test_skipped_task_files_are_counted_in_the_run_summary(coder_eval_clean, coder_eval_dirty):
+    """A task file that failed to load, or opted out, never ran and is in no count: the run summary says how many
+    there were (a suite not run whole), and staging keeps each one's path and reason. The counts still agree."""
+    clean = query(coder_eval_clean[0], "select count(*), sum(n_skipped_tasks) from marts.coder_eval_run_summaries")
+    assert clean == [(len(RUNS), 0)]
+    db, _, _ = coder_eval_dirty
+    rows = dict(query(db, "select run_id, n_skipped_tasks from marts.coder_eval_run_summaries"))
+    assert rows.pop("cli_dataset_suite") == len(SKIPPED_TASKS)
+    assert rows and set(rows.values()) == {0}
+    assert query(db, "select skipped_path, skipped_reason from staging.stg_coder_eval__skipped_tasks "
+                     "order by skipped_index") == [(t["path"], t["reason"]) for t in SKIPPED_TASKS]
+    assert query(db, "select counts_consistent, pass_rate_consistent from marts.coder_eval_run_summaries "
+                     "where run_id = 'cli_dataset_suite'") == [(True, True)]
 
 
 def test_r15_stored_counts_negative_control(coder_eval_dirty):

@@ -113,6 +113,7 @@ select
                 and (r.error_share_stored is not distinct from c.error_share)
     end as pass_rate_consistent,
     c.n_replicates_without_task_json,
+    r.n_skipped_tasks,
     c.first_started_at,
     c.last_started_at,
     r.source_file,

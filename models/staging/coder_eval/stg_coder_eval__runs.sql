@@ -22,7 +22,7 @@ select
         as tasks_token_budget_exceeded,
     coalesce({{ coder_eval_typed('d.document', '$.tasks_cost_budget_exceeded', 'bigint') }}, 0)
         as tasks_cost_budget_exceeded,
-    coalesce({{ json_array_length('d.document', '$.skipped_tasks') }}, 0) as n_skipped_tasks,
+    cast(coalesce({{ json_array_length('d.document', '$.skipped_tasks') }}, 0) as bigint) as n_skipped_tasks,
     {{ json_array_length('d.document', '$.task_results') }} as n_task_results,
     coalesce({{ coder_eval_typed('d.document', '$.max_parallel', 'bigint') }}, 1) as max_parallel,
     {{ json_text('d.document', '$.framework_version') }} as framework_version,
