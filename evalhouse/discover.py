@@ -122,6 +122,19 @@ class _RunDirs:
             self.cache[c] = result if (result is None or c.startswith(result)) else None
         return result
 
+    @staticmethod
+    def unfinished(directory: str) -> str | None:
+        """Nearest ancestor holding resume_fingerprint.json, which coder-eval writes when a run starts: a run
+        that has not ended (or was stopped) has it and no run.json yet."""
+        d = directory
+        while True:
+            if os.path.isfile(os.path.join(d, "resume_fingerprint.json")):
+                return d
+            up = os.path.dirname(d)
+            if up == d:
+                return None
+            d = up
+
 
 def _replicate(text: str) -> int | None:
     return int(text) if text.isdigit() else None
@@ -136,6 +149,11 @@ def describe_coder_eval(path: str, run_dirs: _RunDirs) -> tuple[dict | None, str
     kind, judge_index, judge_phase = k
     run_dir = os.path.dirname(path) if kind == "run" else run_dirs.find(os.path.dirname(path))
     if run_dir is None:
+        started = run_dirs.unfinished(os.path.dirname(path))
+        if started is not None:
+            return None, (f"{name} of a coder-eval run that has not ended ({started} has resume_fingerprint.json and "
+                          f"no run.json yet): let it end, or finish a stopped one with `coder-eval run --resume "
+                          f"--run-dir {started}`, then load again")
         return None, f"{name} outside a coder-eval run directory (no run.json in any parent directory)"
     parts = os.path.relpath(path, run_dir).split(os.sep)
     if "artifacts" in parts[:-1]:

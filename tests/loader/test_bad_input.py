@@ -262,6 +262,26 @@ def test_coder_eval_artifacts_report_json_is_ignored(tmp_path):
     assert q(db, "SELECT count(*) FROM raw.ce_task_docs") == [(1,)]
 
 
+def test_coder_eval_task_json_of_a_run_that_has_not_ended_says_so(tmp_path):
+    """coder-eval writes resume_fingerprint.json when a run starts and run.json when it ends: the task.json of a
+    run still going (or stopped) is ignored with what to do, and lands once the run ends; a task.json with neither
+    is outside any run."""
+    started = tmp_path / "runs" / "r1"
+    write(started / "resume_fingerprint.json", "{}")
+    task = write(started / "default" / "fix_import" / "00" / "task.json", json.dumps(TASK))
+    stray = write(tmp_path / "copied" / "task.json", json.dumps(TASK))
+    db = tmp_path / "w.duckdb"
+    s = load([started, stray], db)
+    ignored = dict(s.ignored)
+    assert "has not ended" in ignored[str(task)] and f"--resume --run-dir {started}" in ignored[str(task)]
+    assert "outside a coder-eval run directory" in ignored[str(stray)]
+    assert s.records_landed == 0
+    _run_dir(started)          # the run ends: run.json appears
+    s = load(started, db)
+    assert str(task) not in dict(s.ignored)
+    assert q(db, "SELECT count(*) FROM raw.ce_task_docs") == [(2,)]
+
+
 def test_coder_eval_judge_yaml_with_python_tag_is_not_constructed(tmp_path):
     import yaml
 
