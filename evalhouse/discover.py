@@ -83,17 +83,21 @@ def inspect_log_or_why_not(path: str) -> str | None:
     return _EVAL_SET_LISTING if looks_like_eval_set_listing(head) else _NOT_LOADED
 
 
+def _ancestors(directory: str):
+    """The directory, then each parent up to the root: the one walk up the tree that discovery makes."""
+    d = directory
+    while True:
+        yield d
+        up = os.path.dirname(d)
+        if up == d:
+            return
+        d = up
+
+
 def jsonl_family(path: str) -> str | None:
     """Family from the nearest ancestor directory named logs_big / logs / logs_layered."""
-    parent = os.path.dirname(path)
-    while True:
-        name = os.path.basename(parent)
-        if name in FAMILY_DIRS:
-            return FAMILY_DIRS[name]
-        up = os.path.dirname(parent)
-        if up == parent:
-            return None
-        parent = up
+    return next((FAMILY_DIRS[os.path.basename(d)] for d in _ancestors(os.path.dirname(path))
+                 if os.path.basename(d) in FAMILY_DIRS), None)
 
 
 class _RunDirs:
@@ -104,9 +108,8 @@ class _RunDirs:
 
     def find(self, directory: str) -> str | None:
         chain = []
-        d = directory
         result = None
-        while True:
+        for d in _ancestors(directory):
             if d in self.cache:
                 result = self.cache[d]
                 break
@@ -114,10 +117,6 @@ class _RunDirs:
             if os.path.isfile(os.path.join(d, "run.json")):
                 result = d
                 break
-            up = os.path.dirname(d)
-            if up == d:
-                break
-            d = up
         for c in chain:
             self.cache[c] = result if (result is None or c.startswith(result)) else None
         return result
@@ -126,14 +125,8 @@ class _RunDirs:
     def unfinished(directory: str) -> str | None:
         """Nearest ancestor holding resume_fingerprint.json, which coder-eval writes when a run starts: a run
         that has not ended (or was stopped) has it and no run.json yet."""
-        d = directory
-        while True:
-            if os.path.isfile(os.path.join(d, "resume_fingerprint.json")):
-                return d
-            up = os.path.dirname(d)
-            if up == d:
-                return None
-            d = up
+        return next((d for d in _ancestors(directory)
+                     if os.path.isfile(os.path.join(d, "resume_fingerprint.json"))), None)
 
 
 def _replicate(text: str) -> int | None:
