@@ -133,6 +133,7 @@ def _load_once(paths, db: str, found, memory_limit: str, progress: bool, direct:
         shutil.rmtree(shas_dir, ignore_errors=True)
         os.makedirs(shas_dir, exist_ok=True)
         loader = Loader(con, summary, started, bar, direct=direct, shas_dir=shas_dir, explicit_family=explicit_family)
+        loader.forget_ignored(path for path, _ in found.ignored)
         for path, reason in found.errors:
             loader._flush_errors(path, [(None, reason, None)])
             summary.files_failed += 1

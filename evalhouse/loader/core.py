@@ -48,6 +48,10 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin
         self._run_ids: dict[str, str] | None = None   # run_dir -> run_id, as landed (see _run_id_for)
         self._oversized: set[str] = set()   # files with a record quarantined as too large in this load
         self._fresh: set[str] = set()       # files whose old rows this load deleted
+        # files whose quarantine this load states afresh (read from their start, or now ignored with nothing
+        # landed): the earlier loads' raw.load_errors rows of these files go at flush()
+        self._quarantine_restated: set[str] = set()
+        self._failed_again: set[str] = set()   # files with a whole-file error in this load
         # first-line sha256 -> registered files (and by (sha256, file name)), in registration order
         self._first_index: dict[str, dict[str, None]] | None = None
         self._first_by_name: dict[tuple[str, str], dict[str, None]] = {}
@@ -58,6 +62,14 @@ class Loader(RegistryMixin, JsonlMixin, BatchMixin, DocumentsMixin, InspectMixin
         self._batch_bytes = 0
         for row in con.execute(S.SELECT_FILES).fetchall():
             self.registry[row[0]] = FileRecord(*row)
+
+    def forget_ignored(self, paths) -> None:
+        """Files discovery now ignores: those with nothing landed are quarantined no more (an earlier rule may
+        have tried them, as older releases did eval_set's logs.json listing); a file with rows keeps its errors."""
+        for p in paths:
+            reg = self.registry.get(p)
+            if reg is None or not reg.lines_landed:
+                self._quarantine_restated.add(p)
 
     def load_item(self, item) -> None:
         """Land one discovered file with the path of its kind: JSONL lines, an inspect_ai log or a coder-eval document."""

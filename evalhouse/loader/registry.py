@@ -62,6 +62,8 @@ class RegistryMixin:
     def _flush_errors(self, path: str, errs: list[tuple[int | None, str, str | None]]) -> None:
         if not errs:
             return
+        if all(e[0] is None for e in errs):
+            self._failed_again.add(path)     # this load's whole-file errors stand for the earlier loads' ones
         self.con.execute(
             "INSERT INTO raw.load_errors SELECT $load_id, $file, unnest($lines::BIGINT[]), "
             "unnest($errors::VARCHAR[]), unnest($texts::VARCHAR[])",
@@ -77,6 +79,8 @@ class RegistryMixin:
         duplicate_of: the file whose content this one repeats; by default kept from the registry.
         """
         old = self.registry.get(path)
+        if old is None or not old.bytes_landed:   # read from its start (a replaced file is added where its rows go)
+            self._quarantine_restated.add(path)
         first = old.first_load_id if old else self.s.load_id
         if duplicate_of is ...:
             duplicate_of = old.duplicate_of if old else None
@@ -98,7 +102,15 @@ class RegistryMixin:
         self._index(path, self.registry[path])
 
     def flush(self) -> None:
-        """Write the registry changes (raw.files, one batch) and the batched coder-eval documents."""
+        """Write the registry changes (raw.files, one batch) and the batched coder-eval documents, and drop the
+        quarantine rows that no longer describe a file: every earlier-load row of a file this load read from its
+        start (rewritten, replaced, or landed after it failed), and the earlier whole-file errors of a file that
+        failed again. raw.load_errors then holds what is quarantined of each file as it is now (raw.loads keeps
+        each load's counts)."""
+        for paths, whole_file_only in ((self._quarantine_restated, False), (self._failed_again, True)):
+            if paths:
+                self.con.execute(S.FORGET_LOAD_ERRORS, {"load_id": self.s.load_id, "p": sorted(paths),
+                                                        "whole_file_only": whole_file_only})
         if self._dirty:
             rows = [self.registry[p] for p in sorted(self._dirty)]
             params = {c: [getattr(r, c) for r in rows] for c in STORED_COLUMNS}
@@ -223,6 +235,7 @@ class RegistryMixin:
         if self._batches:
             self.flush_small()            # queued rows are written before any are deleted
         self._fresh.add(res.path)
+        self._quarantine_restated.add(res.path)
         fam = reg.family
         if fam in JSONL_TABLES:
             self.con.execute(f"DELETE FROM raw.{JSONL_TABLES[fam]} WHERE source_file = $p", {"p": res.path})

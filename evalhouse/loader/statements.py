@@ -64,6 +64,7 @@ def direct_check(table: str) -> str:
 # the file registry (registry.py FileRecord): its fields in order
 SELECT_FILES = sql("select_files")
 INSERT_FILES = sql("insert_files")
+FORGET_LOAD_ERRORS = sql("forget_load_errors")
 
 # inspect_ai log members (inspect.py)
 DELETE_INSPECT_FILE = sql("delete_inspect_file")
