@@ -1,0 +1,32 @@
+"""The coverage grid (tests/stats/coverage_grid.py): the interval formulas over many clustered designs
+with a known truth. The clustered rate interval holds on every pass/fail design; the unit-range mean
+interval's known limitation on skewed continuous scores (docs/statistics.md, "Known limitation: skewed
+clusters") is still there, or the docs must change."""
+from __future__ import annotations
+
+import pytest
+
+from coverage_grid import grid
+
+SIMS = 400
+NOMINAL_FLOOR = 0.92
+
+
+@pytest.fixture(scope="module")
+def cells():
+    return dict(grid(SIMS, seed=5, kinds=("bin", "beta10")))
+
+
+def test_clustered_rate_interval_covers_every_pass_fail_design(cells):
+    rate = {k: c["rate"] for k, c in cells.items() if k[0] == "bin"}
+    assert len(rate) == 90
+    low = {k: v for k, v in rate.items() if v < NOMINAL_FLOOR}
+    assert not low, low
+
+
+def test_known_limitation_mean_interval_undercovers_skewed_continuous_scores(cells):
+    mean = {k: c["mean"] for k, c in cells.items() if k[0] == "beta10"}
+    worst = min(mean, key=mean.get)
+    # docs/statistics.md quotes the worst design (3 clusters, a truth near 0.84) at about 0.75
+    assert mean[worst] < 0.85, (worst, mean[worst])
+    assert worst[1] <= 4 and worst[3] == 3.0, worst
