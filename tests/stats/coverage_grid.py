@@ -2,18 +2,21 @@
 to 1e-9) over a grid of clustered designs with a known truth, no loader and no dbt, so that many
 designs run in a minute. It measures where the unit-range mean interval (`clustered_mean_bound`) and the
 clustered rate interval (`clustered_rate_bound`) hold their 95%, and where they do not
-(docs/statistics.md, "Known limitation: skewed clusters").
+(docs/statistics.md, "Known limitation: skewed clusters"); and the same for the paired difference of two
+arms run on the same clusters (the t(C-1) interval on [-1, 1] of the comparison marts).
 
 Design: C clusters (tasks, scenarios), each with an effect u ~ N(0, sigma) on the logit scale around mu;
 R replicates per cluster; each replicate's score is, by `kind`:
   bin     pass/fail with probability p = expit(mu + u)   (the clustered rate and the mean agree here)
   frac10  the share of 10 assertions passing, each with probability p
   beta10  a continuous score ~ Beta(10 p, 10 (1 - p))
-Truth: E[expit(mu + u)] by Gauss-Hermite quadrature (the super-population mean).
+Truth: E[expit(mu + u)] by Gauss-Hermite quadrature (the super-population mean). The paired design adds a
+second arm on the same clusters at mu + DELTA (same u): truth E[expit(mu + DELTA + u) - expit(mu + u)].
 
     .venv/bin/python tests/stats/coverage_grid.py [--sims 1000] [--seed 5]
 
-prints, per score kind, the worst coverage of each interval over the grid and the designs below 0.93.
+prints, per score kind, the worst coverage of each interval (mean, diff, rate) over the grid and the designs
+below 0.93.
 """
 from __future__ import annotations
 
@@ -36,10 +39,12 @@ REPLICATES = (1, 3)
 MUS = (0.0, 1.5, 3.0)
 SIGMAS = (0.5, 1.5, 2.5)
 KINDS = ("bin", "frac10", "beta10")
+DELTA = 0.5
 
 
-def truth(mu: float, sigma: float) -> float:
-    return float(np.sum(_WEIGHTS * expit(mu + sigma * _NODES)) / math.sqrt(2 * math.pi))
+def truth(mu: float, sigma: float, delta: float = 0.0) -> float:
+    """E[expit(mu + delta + sigma Z)] for Z ~ N(0, 1)."""
+    return float(np.sum(_WEIGHTS * expit(mu + delta + sigma * _NODES)) / math.sqrt(2 * math.pi))
 
 
 def scores(rng, kind: str, p: np.ndarray, replicates: int) -> np.ndarray:
@@ -52,11 +57,14 @@ def scores(rng, kind: str, p: np.ndarray, replicates: int) -> np.ndarray:
 
 
 def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]:
-    """Coverage of the mean interval (and, for pass/fail scores, the rate interval) in one design."""
+    """Coverage of the mean interval, the paired difference's interval and (for pass/fail scores) the rate
+    interval in one design."""
     want = truth(mu, sigma)
-    covered = {"mean": 0, "rate": 0}
+    want_diff = truth(mu, sigma, DELTA) - want
+    covered = {"mean": 0, "diff": 0, "rate": 0}
     for _ in range(sims):
-        x = scores(rng, kind, expit(mu + sigma * rng.standard_normal(n_clusters)), replicates)
+        u = sigma * rng.standard_normal(n_clusters)
+        x = scores(rng, kind, expit(mu + u), replicates)
         n = x.size
         se = oracle.cluster_se_two_pass(list(x.sum(1)), [replicates] * n_clusters)
         lo, hi = oracle.clustered_mean_ci(float(x.mean()), se, n_clusters, n)
@@ -64,7 +72,11 @@ def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]
         if kind == "bin":
             lo, hi = oracle.clustered_rate_ci(int(x.sum()), n, se, n_clusters)
             covered["rate"] += lo - 1e-12 <= want <= hi + 1e-12
-    return {k: v / sims for k, v in covered.items() if kind == "bin" or k == "mean"}
+        d = scores(rng, kind, expit(mu + DELTA + u), replicates).mean(1) - x.mean(1)   # one pair per cluster
+        se = oracle.cluster_se_two_pass(list(d), [1] * n_clusters)
+        lo, hi = oracle.clustered_mean_ci(float(d.mean()), se, n_clusters, n_clusters, -1.0, 1.0)
+        covered["diff"] += lo - 1e-12 <= want_diff <= hi + 1e-12
+    return {k: v / sims for k, v in covered.items() if kind == "bin" or k != "rate"}
 
 
 def grid(sims: int, seed: int, kinds=KINDS):
@@ -86,7 +98,7 @@ def main(argv=None) -> int:  # pragma: no cover - the documented manual run
     rows = list(grid(args.sims, args.seed))
     print("| scores | interval | designs | worst coverage | designs below 0.93 |\n|---|---|---|---|---|")
     for kind in KINDS:
-        for name in ("mean", "rate"):
+        for name in ("mean", "diff", "rate"):
             cov = [c[name] for (k, *_), c in rows if k == kind and name in c]
             if cov:
                 print(f"| {kind} | {name} | {len(cov)} | {min(cov):.3f} | {sum(v < 0.93 for v in cov)} |")

@@ -1,6 +1,6 @@
 """The coverage grid (tests/stats/coverage_grid.py): the interval formulas over many clustered designs
-with a known truth. The clustered rate interval holds on every pass/fail design; the unit-range mean
-interval's known limitation on skewed continuous scores (docs/statistics.md, "Known limitation: skewed
+with a known truth. The clustered rate interval holds on every pass/fail design; the known limitation of
+the unit-range mean interval and of the paired difference's interval on skewed continuous scores (docs/statistics.md, "Known limitation: skewed
 clusters") is still there, or the docs must change."""
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ def test_clustered_rate_interval_covers_every_pass_fail_design(cells):
 def test_known_limitation_mean_interval_undercovers_skewed_continuous_scores(cells):
     mean = {k: c["mean"] for k, c in cells.items() if k[0] == "beta10"}
     worst = min(mean, key=mean.get)
-    # docs/statistics.md quotes the worst design (3 clusters, a truth near 0.84) at about 0.75
+    # docs/statistics.md quotes the worst design (3 clusters, a truth near 0.84) at about 0.77
     assert mean[worst] < 0.85, (worst, mean[worst])
     assert worst[1] <= 4 and worst[3] == 3.0, worst
+    # and the paired difference of such scores, less so (docs: about 0.88)
+    diff = {k: c["diff"] for k, c in cells.items() if k[0] == "beta10"}
+    assert min(diff.values()) < 0.92, min(diff.values())
