@@ -23,18 +23,17 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import math
-from pathlib import Path
 
 import numpy as np
+from coverage_study import normal_mean
 from scipy.special import expit
 
-_spec = importlib.util.spec_from_file_location(
-    "stats_oracle", Path(__file__).resolve().parents[2] / "scripts" / "stats_oracle.py")
+from evalhouse.paths import PROJECT_DIR
+
+_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
 
-_NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(120)
 CLUSTERS = (3, 4, 6, 10, 20)
 REPLICATES = (1, 3)
 MUS = (0.0, 1.5, 3.0)
@@ -45,7 +44,7 @@ DELTA = 0.5
 
 def truth(mu: float, sigma: float, delta: float = 0.0) -> float:
     """E[expit(mu + delta + sigma Z)] for Z ~ N(0, 1)."""
-    return float(np.sum(_WEIGHTS * expit(mu + delta + sigma * _NODES)) / math.sqrt(2 * math.pi))
+    return normal_mean(lambda z: expit(mu + delta + sigma * z))
 
 
 def scores(rng, kind: str, p: np.ndarray, replicates: int) -> np.ndarray:
@@ -72,13 +71,13 @@ def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]
         lo, hi = oracle.clustered_mean_ci(float(x.mean()), se, n_clusters, n)
         covered["mean"] += lo - 1e-12 <= want <= hi + 1e-12
         width["mean"] += hi - lo
-        # the candidate fix not taken (docs): the rate rule applied to the mean, Wilson at the design-effect n
+        # the rate rule (Wilson at the design-effect n): the rate interval of pass/fail scores, and on any
+        # score the candidate fix not taken (docs)
         lo, hi = oracle.clustered_rate_ci(float(x.sum()), n, se, n_clusters)
-        covered["cand"] += lo - 1e-12 <= want <= hi + 1e-12
+        hit = lo - 1e-12 <= want <= hi + 1e-12
+        covered["cand"] += hit
+        covered["rate"] += hit
         width["cand"] += hi - lo
-        if kind == "bin":
-            lo, hi = oracle.clustered_rate_ci(int(x.sum()), n, se, n_clusters)
-            covered["rate"] += lo - 1e-12 <= want <= hi + 1e-12
         d = scores(rng, kind, expit(mu + DELTA + u), replicates).mean(1) - x.mean(1)   # one pair per cluster
         se = oracle.cluster_se_two_pass(list(d), [1] * n_clusters)
         lo, hi = oracle.clustered_mean_ci(float(d.mean()), se, n_clusters, n_clusters, -1.0, 1.0)

@@ -1,7 +1,7 @@
 """The coverage grid (tests/stats/coverage_grid.py): the interval formulas over many clustered designs
 with a known truth. The clustered rate interval holds on every pass/fail design; the known limitation of
-the unit-range mean interval and of the paired difference's interval on skewed continuous scores (docs/statistics.md, "Known limitation: skewed
-clusters") is still there, or the docs must change."""
+the unit-range mean interval and of the paired difference's interval on skewed continuous scores
+(docs/statistics.md, "Known limitation: skewed clusters") is still there, or the docs must change."""
 from __future__ import annotations
 
 import pytest
