@@ -127,12 +127,15 @@ def wilson_crit(p, n, crit):
     return (0.0 if p <= 0 else max(0.0, centre - half)), (1.0 if p >= 1 else min(1.0, centre + half))
 
 
-def clustered_mean_ci(mean, se, n_clusters, n_obs, lower=0.0, upper=1.0):
+def clustered_mean_ci(mean, se, n_clusters, n_obs, lower=0.0, upper=1.0, binary=False):
     """The contract's clustered-mean interval (macros/stats/inference.sql::clustered_mean_bound):
+    a mean of pass/fail observations (binary, unit range): the clustered rate interval;
     unit range with C >= 4: the angular t(C-1) interval; otherwise mean -/+ t(C-1) SE clipped;
     SE = 0 on a bounded range: Wilson of the rescaled mean at n_obs with t(C-1); NULL when C < 2."""
     if mean is None or se is None or n_clusters is None or n_clusters < 2:
         return None, None
+    if binary and (lower, upper) == (0.0, 1.0):
+        return clustered_rate_ci(mean * n_obs, n_obs, se, n_clusters)
     t = t_crit(n_clusters - 1)
     if se <= 1e-12 and lower is not None and upper is not None:
         lo, hi = wilson_crit((mean - lower) / (upper - lower), n_obs, t)

@@ -5,19 +5,20 @@
   mean -/+ t(C-1, 0.975) * SE clipped to [lower, upper] (none = unbounded); Wilson at n_obs when
   SE = 0 on a bounded range; NULL when C < 2.
   widen_to_mean=true clips to [least(0, mean), greatest(1, mean)] (a score normally in [0, 1]
-  that the logs may exceed).
+  that the logs may exceed). binary: a SQL boolean, true when every observation is 0 or 1 (then the
+  mean is a clustered binary rate and takes the rate interval; clustered_mean_bound).
 -#}
-{% macro mean_interval_columns(mean, se, prefix, n_clusters, n_obs, lower=0, upper=1, widen_to_mean=false) -%}
+{% macro mean_interval_columns(mean, se, prefix, n_clusters, n_obs, lower=0, upper=1, widen_to_mean=false, binary=none) -%}
     case when {{ mean }} is not null then {{ se }} end as {{ prefix }}_se,
     {%- for side in ['low', 'high'] %}
     {%- if widen_to_mean %}
     (case
-        when {{ mean }} >= 0 and {{ mean }} <= 1 then {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side) }}
+        when {{ mean }} >= 0 and {{ mean }} <= 1 then {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, binary=binary) }}
         else {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side,
                                      lower='least(0, ' ~ mean ~ ')', upper='greatest(1, ' ~ mean ~ ')') }}
     end) as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
     {%- else %}
-    {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, lower=lower, upper=upper) }} as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
+    {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, lower=lower, upper=upper, binary=binary) }} as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
     {%- endif %}
     {%- endfor %}
 {%- endmacro %}

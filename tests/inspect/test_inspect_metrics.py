@@ -5,6 +5,7 @@ metric is a finding (R28, negative control); a mart that loses the errored sampl
 negative control)."""
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import math
@@ -16,9 +17,13 @@ import pytest
 import zstandard
 
 from evalhouse.cli import main
+from evalhouse.paths import PROJECT_DIR
 from helpers import FIXTURES, dbt, fresh_db, load_and_build, query, run_results, status_after_planting
 
 LOGS = FIXTURES / "inspect"
+_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
+stats_oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(stats_oracle)
 SELECT = ["+inspect_metrics", "+inspect_model_pairs", "+int_dq__inspect_r28_stored_metric_disagrees"]
 
 
@@ -89,7 +94,7 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
         n = len(vals)
         se = (_clustered_se(vals, [json.dumps(meta[i][cluster]) for i in ids]) if cluster
               else statistics.stdev(vals) / math.sqrt(n))
-        out[(name, scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": se, "n": n,
+        out[(name, scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": se, "n": n, "values": vals,
                                         "attempted": len(attempted), "errors_as_incorrect": sum(vals) / len(attempted),
                                         "clusters": len({json.dumps(meta[i][cluster]) for i in ids}) if cluster else n}
     return out
@@ -112,22 +117,30 @@ def test_every_stored_metric_is_recomputed_exactly(built):
 
 def test_the_mart_equals_an_independent_oracle(built):
     db, _ = built
-    checked = 0
+    checked, kinds = 0, set()
     for path in sorted(p for p in LOGS.rglob("*") if p.suffix in (".eval", ".json")):
         if "header.json" not in _members(path):
             continue                                          # a killed run stores no metrics
         for (name, scorer, reducer), want in oracle(path).items():
-            got = dict((m, (v, e, ns, na, nc)) for m, v, e, ns, na, nc in query(
+            got = dict((m, (v, e, ns, na, nc, lo, hi)) for m, v, e, ns, na, nc, lo, hi in query(
                 db, "select metric, value_recomputed, value_errors_as_incorrect, n_samples_scored, n_samples_attempted, "
-                    "n_clusters_scored from marts.inspect_metrics where source_file = ? and score_name = ? and scorer = ? "
-                    "and reducer is not distinct from ?", [str(path), name, scorer, reducer]))
+                    "n_clusters_scored, value_ci_low, value_ci_high from marts.inspect_metrics where source_file = ? "
+                    "and score_name = ? and scorer = ? and reducer is not distinct from ?", [str(path), name, scorer, reducer]))
             mean_metric = "accuracy" if "accuracy" in got else "mean"
-            v, e, ns, na, nc = got[mean_metric]
+            v, e, ns, na, nc, lo, hi = got[mean_metric]
             assert (ns, na, nc) == (want["n"], want["attempted"], want["clusters"]), (path.name, name, reducer)
             assert math.isclose(v, want["mean"], rel_tol=1e-12) and math.isclose(e, want["errors_as_incorrect"], rel_tol=1e-12)
             assert math.isclose(got["stderr"][0], want["stderr"], rel_tol=1e-12)
+            # the interval by the statistics conventions: a pass/fail score's mean takes the clustered rate's
+            is_binary = all(x in (0.0, 1.0) for x in want["values"])
+            want_lo, want_hi = stats_oracle.clustered_mean_ci(want["mean"], want["stderr"], want["clusters"], want["n"],
+                                                              binary=is_binary)
+            assert (lo, hi) == (None, None) if want_lo is None else (
+                math.isclose(lo, want_lo, abs_tol=1e-9) and math.isclose(hi, want_hi, abs_tol=1e-9)), \
+                (path.name, name, reducer, is_binary, lo, hi, want_lo, want_hi)
+            kinds.add(is_binary and 0 < want["mean"] < 1 and want["clusters"] >= 2)
             checked += 1
-    assert checked >= 20
+    assert checked >= 20 and kinds == {True, False}  # interior pass/fail means and other means both checked
 
 
 def test_r29_errors_counted_as_incorrect_differ_from_inspects_rate(built):

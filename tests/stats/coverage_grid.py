@@ -7,7 +7,7 @@ arms run on the same clusters (the t(C-1) interval on [-1, 1] of the comparison 
 
 Design: C clusters (tasks, scenarios), each with an effect u ~ N(0, sigma) on the logit scale around mu;
 R replicates per cluster; each replicate's score is, by `kind`:
-  bin     pass/fail with probability p = expit(mu + u)   (the clustered rate and the mean agree here)
+  bin     pass/fail with probability p = expit(mu + u)   (the mean is the clustered rate: same interval)
   frac10  the share of 10 assertions passing, each with probability p
   beta10  a continuous score ~ Beta(10 p, 10 (1 - p))
 Truth: E[expit(mu + u)] by Gauss-Hermite quadrature (the super-population mean). The paired design adds a
@@ -68,7 +68,8 @@ def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]
         x = scores(rng, kind, expit(mu + u), replicates)
         n = x.size
         se = oracle.cluster_se_two_pass(list(x.sum(1)), [replicates] * n_clusters)
-        lo, hi = oracle.clustered_mean_ci(float(x.mean()), se, n_clusters, n)
+        # a mean of pass/fail scores is marked binary, as the marts mark it (every observation 0 or 1)
+        lo, hi = oracle.clustered_mean_ci(float(x.mean()), se, n_clusters, n, binary=bool(np.isin(x, (0.0, 1.0)).all()))
         covered["mean"] += lo - 1e-12 <= want <= hi + 1e-12
         width["mean"] += hi - lo
         # the rate rule (Wilson at the design-effect n): the rate interval of pass/fail scores, and on any

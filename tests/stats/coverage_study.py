@@ -14,7 +14,10 @@ brownfield runs (`logs_big/`), one replicate = one model `sim-<design>-r<NNN>`:
   E[expit(mu + delta + u) - expit(mu + u)].
   Design c8het has skewed, heterogeneous scenarios (sigma_u = 2.5 around mu_change = 3: most nearly
   always pass, a few rarely do). It measures a known limitation (docs/statistics.md, "Known limitation:
-  skewed clusters"): the unit-range mean interval covers about 0.90 there.
+  skewed clusters"): the unit-range mean interval covers about 0.90 there. Design c10hetbin is as
+  skewed with 10 scenarios, 3 runs per arm and one assertion per run, so change is pass/fail: its mean
+  is marked binary and takes the clustered rate's interval, which holds there (the angular t interval
+  it took before covers about 0.91 on that design in the formula grid's terms).
 
 chat x coder matrix (`logs/`), one replicate = one cell `simchat-<design>-r<NNN>__simcoder`:
   S conversation scripts x 4 coder turns x 3 reps, check_kind `exec` (executed); each script has an
@@ -83,7 +86,8 @@ class MatrixDesign:
 
 BIG_DESIGNS = [BigDesign("c2", 2), BigDesign("c4", 4), BigDesign("c8", 8),
                BigDesign("c8near", 8, mu_change=2.5, sigma_u=0.7, mu_regress=float(logit(0.015))),
-               BigDesign("c8het", 8, mu_change=3.0, sigma_u=2.5)]
+               BigDesign("c8het", 8, mu_change=3.0, sigma_u=2.5),
+               BigDesign("c10hetbin", 10, mu_change=3.0, sigma_u=2.5, runs_per_arm=3, n_assertions=1)]
 MATRIX_DESIGNS = [MatrixDesign("s5", 5), MatrixDesign("s8", 8, rate=0.85)]
 
 T0 = datetime(2026, 9, 1, tzinfo=timezone.utc)
@@ -146,6 +150,22 @@ def t_reference(mean, se, n_clusters, lower, upper):
     return max(lower, mean - t * se), min(upper, mean + t * se)
 
 
+def angular_t(mean, se, n_clusters):
+    """The unit-range mean interval a pass/fail mean took before 2026-12-04 (C >= 4: the angular t(C-1)
+    interval; plain t below), for the comparison row of the binary design; None where SE = 0 (both rules
+    then give Wilson at the observation count)."""
+    if mean is None or se is None or n_clusters is None or n_clusters < 2 or se <= 1e-12:
+        return None
+    t = stats.t.ppf(0.975, n_clusters - 1)
+    if n_clusters < 4:
+        return max(0.0, mean - t * se), min(1.0, mean + t * se)
+    a, sa = math.asin(math.sqrt(mean)), se / (2 * math.sqrt(mean * (1 - mean)))
+    return math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
+
+
+BEFORE = "big_rates.change (angular t, the rule before 2026-12-04)"
+
+
 @dataclass
 class Tally:
     n: int = 0
@@ -189,6 +209,9 @@ def study(con) -> dict[tuple[str, str], Tally]:
         for brain, cm, cse, cc, clo, chi, rm, rse, rc, rlo, rhi in rows:
             t = out.setdefault(("big_rates.change", d.name), Tally())
             t.add(truth["change_on" if brain else "change_off"], clo, chi, t_reference(cm, cse, cc, 0, 1))
+            if d.n_assertions == 1:  # pass/fail change: the marts' interval next to the rule it replaced
+                out.setdefault((BEFORE, d.name), Tally()).add(truth["change_on" if brain else "change_off"],
+                                                              *(angular_t(cm, cse, cc) or (clo, chi)), None)
             t = out.setdefault(("big_rates.regress", d.name), Tally())
             t.add(truth["regress"], rlo, rhi, t_reference(rm, rse, rc, 0, 1))
         rows = con.execute(

@@ -2,7 +2,8 @@
 real loader and dbt build; every "95%" interval of big_rates, big_ablation_pairs and matrix_pass_rates
 must contain the truth in >= 92% of 200 replicate data sets, never be zero-width around an interior
 truth, and be at most 1.6x as wide as the t(C-1) CR1 reference. The unclustered Wilson interval on
-the same matrix turns is the negative control: the study must show that it undercovers.
+the same matrix turns is the negative control: the study must show that it undercovers; on a pass/fail
+design the rule a binary mean took before 2026-12-04 is shown next to the marts' interval, and covers less.
 KNOWN_LIMITS holds the documented exceptions (docs/statistics.md, "Known limitation: skewed
 clusters"): a lower floor that still fails the test if the interval gets worse there."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from coverage_study import BIG_DESIGNS, BUILD_ARGS, MATRIX_DESIGNS, study, table, write_logs
+from coverage_study import BEFORE, BIG_DESIGNS, BUILD_ARGS, MATRIX_DESIGNS, study, table, write_logs
 from evalhouse.load import load_paths
 from helpers import dbt, fresh_db
 
@@ -70,3 +71,12 @@ def test_known_limits_are_still_below_the_nominal_floor(results):
     for key, (floor, why) in KNOWN_LIMITS.items():
         assert key in results and why, key
         assert results[key].coverage < NOMINAL_FLOOR, (key, results[key].coverage, "meets the floor now")
+
+
+def test_a_pass_fail_mean_takes_the_rate_interval_which_covers_more(results):
+    """c10hetbin: change is pass/fail (one assertion per run) over 10 skewed scenarios. Its mean is marked
+    binary and takes the clustered rate's interval; the angular t interval it took before, computed from the
+    same rows, covers less (were the marts still on the old rule, the two rows would be equal)."""
+    now, before = results[("big_rates.change", "c10hetbin")], results[(BEFORE, "c10hetbin")]
+    assert now.n == before.n == 2 * REPLICATES
+    assert now.coverage >= 0.95 and now.coverage > before.coverage + 0.02, (now.coverage, before.coverage)

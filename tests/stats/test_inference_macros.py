@@ -35,7 +35,10 @@ TEMPLATE = """
     {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low', lower=-1, upper=1) }} as lo11,
     {{ clustered_mean_bound('m', 'se', 'c', 'n', 'high', lower=-1, upper=1) }} as hi11,
     {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low', lower=none, upper=none) }} as lo_free,
-    {{ ci_null_reason('m', 'c') }} as reason
+    {{ ci_null_reason('m', 'c') }} as reason,
+    {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low', binary='m * n = round(m * n)') }} as lo_bin,
+    {{ clustered_mean_bound('m', 'se', 'c', 'n', 'high', binary='m * n = round(m * n)') }} as hi_bin,
+    {{ clustered_mean_bound('m', 'se', 'c', 'n', 'low', lower=-1, upper=1, binary='true') }} as lo11_bin
     from tmean_cases order by id
 /*@@mdd@@*/ select id, {{ t_min_detectable_difference('se', 'c') }} as mdd80, {{ t_min_detectable_difference('se', 'c', power=0.9) }} as mdd90
     from mdd_cases order by id
@@ -167,9 +170,9 @@ def test_clustered_mean_interval(compiled):
                       int(rng.integers(2, 500))))
     got = {r[0]: r[1:] for r in run(compiled["tmean"], "id integer, m double, se double, c integer, n integer", cases)}
     for i, m, se, c, n in cases:
-        lo01, hi01, lo11, hi11, lo_free, reason = got[i]
+        lo01, hi01, lo11, hi11, lo_free, reason, lo_bin, hi_bin, lo11_bin = got[i]
         if m is None or c < 2:
-            assert (lo01, hi01, lo11, hi11, lo_free) == (None,) * 5
+            assert (lo01, hi01, lo11, hi11, lo_free, lo_bin, hi_bin, lo11_bin) == (None,) * 8
             assert reason == ("no observations" if m is None else "fewer than 2 clusters")
             continue
         t = stats.t.ppf(0.975, c - 1)
@@ -195,6 +198,18 @@ def test_clustered_mean_interval(compiled):
         assert reason is None
         if 0 < m < 1:
             assert hi01 > lo01  # never zero-width around an interior mean
+        # binary (every observation 0 or 1; here: when m * n is a whole count): the clustered rate interval,
+        # Wilson at the design-effect n (at most n) with t(C-1); `binary` means nothing off the unit range
+        if 0 <= m <= 1 and m * n == round(m * n):
+            k = m * n
+            n_eff = n if k <= 0 or k >= n or se <= 1e-12 else min(n, m * (1 - m) / se ** 2)
+            wl, wh = wilson_ref(m, n_eff, t)
+            assert close(lo_bin, wl) and close(hi_bin, wh), (i, m, se, c, n, lo_bin, hi_bin, wl, wh)
+        else:
+            assert close(lo_bin, lo01) and close(hi_bin, hi01)
+        assert close(lo11_bin, lo11)
+    # the binary cases above: an interior pass/fail mean and the all-pass one
+    assert any(0 < m < 1 and m * n == round(m * n) and se > 0 for _, m, se, c, n in cases[:11] if m is not None and c >= 2)
 
 
 def test_t_mdd(compiled):

@@ -26,6 +26,11 @@ def close(got, want):
     return got is not None and abs(got - want) <= TOL
 
 
+def binary(values) -> bool:
+    """Every observation 0 or 1: the mean is a clustered binary rate and takes the rate's interval."""
+    return all(v in (0, 1) for v in values)
+
+
 def need(mart_db, mart: str):
     """The db, failing the test (with dbt's message) unless `mart` was built."""
     db, status, log = mart_db
@@ -58,7 +63,8 @@ def test_big_rates_intervals_recomputed_from_fct_big_runs(mart_db):
             mean = sum(s for s in sums if s is not None) / total if total else None
             se = oracle.cluster_se_two_pass(sums, ns)
             n_clusters = sum(1 for n in ns if n > 0)
-            lo, hi = oracle.clustered_mean_ci(mean, se, n_clusters, total)
+            values = [v[idx] for obs in clusters.values() for v in obs if v[idx] is not None]
+            lo, hi = oracle.clustered_mean_ci(mean, se, n_clusters, total, binary=binary(values))
             want += [mean, se, lo, hi]
         assert all(close(g, w) for g, w in zip(got, want)), (kind, model, brain, plan, got, want)
         n_with_se += got[1] is not None
@@ -109,6 +115,11 @@ def test_coder_eval_variant_rates_intervals(mart_db):
     clusters = defaultdict(list)
     for run_id, variant_id, regime, _task, score_sum, n, k in folds:
         clusters[(run_id, variant_id, regime)].append((score_sum, n, k))
+    scores = defaultdict(list)  # the graded replicates' scores counted for averages, per stratum
+    for run_id, variant_id, regime, score in query(
+            db, """select run_id, variant_id, system_prompt_regime, score_for_average
+                   from intermediate.int_coder_eval__replicates where is_graded"""):
+        scores[(run_id, variant_id, regime)].append(score)
     assert rows
     checked = 0
     for (run_id, variant_id, regime, k, n, rate, lo, hi, avg, se, alo, ahi, tk, tn, trate, tlo, thi, pse, nc) in rows:
@@ -125,8 +136,9 @@ def test_coder_eval_variant_rates_intervals(mart_db):
         if avg is not None:
             want_se = oracle.cluster_se_two_pass([s for s, _, _ in c], [m for _, m, _ in c])
             assert close(se, want_se), (run_id, variant_id, regime, se, want_se)
-            want_lo, want_hi = oracle.clustered_mean_ci(avg, want_se, len(c), n)
-            assert close(alo, want_lo) and close(ahi, want_hi)
+            want_lo, want_hi = oracle.clustered_mean_ci(avg, want_se, len(c), n,
+                                                        binary=binary(scores[(run_id, variant_id, regime)]))
+            assert close(alo, want_lo) and close(ahi, want_hi), (run_id, variant_id, regime, alo, ahi, want_lo, want_hi)
             checked += want_se is not None
     assert checked > 0
 
@@ -200,13 +212,15 @@ def test_big_ablation_pairs_recomputed_from_fct_big_runs(mart_db):
     assert n_with_se > 0
 
 
-def _score_ci(mean, se, n_clusters, n_obs):
-    """The coder-eval score intervals: the unit-range interval for a mean in [0, 1]; a mean outside it
-    (scores the logs let exceed [0, 1]) gets the t interval widened to contain it."""
+def _score_ci(mean, se, n_clusters, values):
+    """The coder-eval score intervals: the unit-range interval for a mean in [0, 1] (the rate's when every
+    value is 0 or 1); a mean outside it (scores the logs let exceed [0, 1]) gets the t interval widened to
+    contain it."""
+    n_obs = len(values)
     if mean is None:
         return None, None
     if 0 <= mean <= 1:
-        return oracle.clustered_mean_ci(mean, se, n_clusters, n_obs)
+        return oracle.clustered_mean_ci(mean, se, n_clusters, n_obs, binary=binary(values))
     return oracle.clustered_mean_ci(mean, se, n_clusters, n_obs, min(0.0, mean), max(1.0, mean))
 
 
@@ -275,7 +289,7 @@ def test_coder_eval_suite_results_average_weighted_score_clustered_by_dataset_ro
         assert close(avg, sum(values) / len(values) if values else None), (run_id, suite_id, avg)
         want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()], [len(v) for v in clusters.values()])
         assert close(se, want_se), (run_id, variant_id, suite_id, se, want_se)
-        want_lo, want_hi = _score_ci(avg, want_se, len(clusters), len(values))
+        want_lo, want_hi = _score_ci(avg, want_se, len(clusters), values)
         assert close(lo, want_lo) and close(hi, want_hi), (run_id, suite_id, lo, hi, want_lo, want_hi)
         n_with_se += se is not None
     assert n_with_se > 0
@@ -300,6 +314,7 @@ def test_coder_eval_criterion_stats_mean_scores_clustered_by_task(mart_db):
                         from marts.coder_eval_criterion_stats""")
     assert rows
     n_with_se = {"all": 0, "gating": 0}
+    n_binary = 0  # interior pass/fail means: the rows that take the rate's interval
     for run_id, run_dir, variant_id, phase, ctype, *got in rows:
         key = (run_id, run_dir, variant_id, phase, ctype)
         for which, (mean, se, lo, hi, n_clusters) in (("all", got[0:5]), ("gating", got[5:10])):
@@ -310,11 +325,12 @@ def test_coder_eval_criterion_stats_mean_scores_clustered_by_task(mart_db):
             want_se = oracle.cluster_se_two_pass([sum(v) for v in clusters.values()],
                                                  [len(v) for v in clusters.values()])
             assert close(se, want_se), (key, which, se, want_se)
-            want_lo, want_hi = _score_ci(mean, want_se, len(clusters), len(values))
+            want_lo, want_hi = _score_ci(mean, want_se, len(clusters), values)
             assert close(lo, want_lo) and close(hi, want_hi), (key, which, lo, hi, want_lo, want_hi)
             n_with_se[which] += se is not None
+            n_binary += se is not None and len(clusters) >= 2 and binary(values) and 0 < mean < 1
         assert got[10] == sum(len(v) for v in groups["gating"].get(key, {}).values())
-    assert n_with_se["all"] > 0 and n_with_se["gating"] > 0
+    assert n_with_se["all"] > 0 and n_with_se["gating"] > 0 and n_binary > 0
 
 
 def test_layered_layer_costs_means_clustered_by_scenario(mart_db):
@@ -422,5 +438,5 @@ def test_coder_eval_pass_at_k_recomputed_with_scipy_comb(mart_db):
         assert close(pak, sum(at) / len(at)) and close(phk, sum(hat) / len(hat)), (run_id, variant_id, k)
         want_se = oracle.cluster_se_two_pass(at, [1] * len(at))
         assert close(se, want_se)
-        want_lo, want_hi = oracle.clustered_mean_ci(sum(at) / len(at), want_se, len(at), len(at))
+        want_lo, want_hi = oracle.clustered_mean_ci(sum(at) / len(at), want_se, len(at), len(at), binary=binary(at))
         assert close(lo, want_lo) and close(hi, want_hi), (run_id, variant_id, k, lo, hi, want_lo, want_hi)

@@ -4,7 +4,8 @@
   normalised id (model_aliases), so a model logged under two routes (openrouter/deepseek-v4-flash,
   deepseek-v4-flash) is one stratum; model_raw_spellings lists the logged spellings pooled
   (fct_big_runs.model_raw splits them). Means of change / regress with a cluster-robust (by scenario_id)
-  95% interval with a t(C-1) critical value (contract: statistics conventions), the assertion count next to
+  95% interval with a t(C-1) critical value (contract: statistics conventions; the clustered rate's interval
+  when every run's share is 0 or 1, i.e. one assertion each), the assertion count next to
   the change mean (R01), done-but-broke counts (R06) and the stamp range (R12). Kinds are never pooled:
   kind is part of the grain (R03).
 -#}
@@ -25,6 +26,7 @@ clusters as (
         {%- for m in metrics %}
             sum({{ m }}) as {{ m }}_sum,
             count({{ m }}) as {{ m }}_n,
+            count(case when {{ m }} not in (0, 1) then 1 end) as {{ m }}_nonbinary,
         {%- endfor %}
         sum(change_assertions_total) as change_assertions_total,
         max(change_assertions_total) as change_assertions_per_run,
@@ -48,6 +50,7 @@ strata as (
             sum({{ m }}_sum) / nullif(sum({{ m }}_n), 0) as {{ m }}_mean,
             {{ cluster_se(m ~ '_sum', m ~ '_n') }} as {{ m }}_se,
             count(case when {{ m }}_n > 0 then 1 end) as n_{{ m }}_clusters,
+            sum({{ m }}_nonbinary) as n_{{ m }}_nonbinary,
         {%- endfor %}
         sum(n_done_but_broke) as n_done_but_broke,
         sum(n_naive_stamps) as n_naive_stamps,
@@ -102,7 +105,8 @@ select
         cast({{ m }}_se as double) as {{ m }}_se,
         cast(n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,
         {%- for side in ['low', 'high'] %}
-            {{ clustered_mean_bound(m ~ '_mean', m ~ '_se', 'n_' ~ m ~ '_clusters', 'n_' ~ m ~ '_measured', side) }} as {{ m }}_ci_{{ side }},
+            {{ clustered_mean_bound(m ~ '_mean', m ~ '_se', 'n_' ~ m ~ '_clusters', 'n_' ~ m ~ '_measured', side,
+                                    binary='n_' ~ m ~ '_nonbinary = 0') }} as {{ m }}_ci_{{ side }},
         {%- endfor %}
         cast({{ ci_null_reason(m ~ '_mean', 'n_' ~ m ~ '_clusters') }} as {{ dbt.type_string() }}) as {{ m }}_ci_reason,
     {%- endfor %}

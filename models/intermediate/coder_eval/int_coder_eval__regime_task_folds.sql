@@ -40,6 +40,7 @@ folded as (
         sum(case when r.status_category = 'error' then 1 else 0 end) as n_error,
         sum(case when r.status_category = 'ungraded' then 1 else 0 end) as n_ungraded,
         sum(case when r.is_graded then r.score_for_average end) as graded_score_sum,
+        sum(case when r.is_graded and r.score_for_average not in (0, 1) then 1 else 0 end) as n_graded_nonbinary,
         max(case when r.worst_rank = 1 then r.final_status end) as folded_status,
         max(case when r.worst_rank = 1 then r.status_category end) as folded_category,
         max(case when r.variant_worst_rank = 1 then r.final_status end) as variant_folded_status,

@@ -4,9 +4,10 @@
   (score 0.0 in the file) is never averaged as a 0.0. Replicate grain (R21).
   R25: a task's replicates (and its several results of one criterion type) are not independent, so
   each mean carries a cluster-robust standard error with the TASK as the cluster (one cluster per
-  task_id of the stratum: sum and count of its evaluated scores), and a normal 95% interval clipped
-  to [0, 1] (scores live in [0, 1]; a mean outside it, from a malformed score, widens the clip so the
-  interval still contains it).
+  task_id of the stratum: sum and count of its evaluated scores), and the 95% interval of the statistics
+  conventions on [0, 1] (scores live in [0, 1]; a mean outside it, from a malformed score, widens the clip so
+  the interval still contains it); when every evaluated score is 0 or 1 (a pass/fail criterion) the mean is a
+  clustered binary rate and takes the rate's interval.
 -#}
 {%- set stratum = ['run_id', 'run_dir', 'variant_id', 'result_phase', 'criterion_type'] %}
 
@@ -32,7 +33,10 @@ task_clusters as (
         sum(r.score) filter (where r.evaluation_status = 'evaluated') as score_sum,
         count(r.score) filter (where r.evaluation_status = 'evaluated') as score_n,
         sum(r.score) filter (where r.evaluation_status = 'evaluated' and r.gating) as score_gating_sum,
-        count(r.score) filter (where r.evaluation_status = 'evaluated' and r.gating) as score_gating_n
+        count(r.score) filter (where r.evaluation_status = 'evaluated' and r.gating) as score_gating_n,
+        count(r.score) filter (where r.evaluation_status = 'evaluated' and r.score not in (0, 1)) as score_nonbinary,
+        count(r.score) filter (where r.evaluation_status = 'evaluated' and r.gating and r.score not in (0, 1))
+            as score_gating_nonbinary
     from results as r
     group by {{ qualified('r', stratum) }}, r.task_id
 ),
@@ -44,7 +48,9 @@ clustered as (
         count(*) filter (where c.score_gating_n > 0) as n_score_gating_clusters,
         sum(c.score_gating_n) as n_evaluated_gating,
         {{ cluster_se('c.score_sum', 'c.score_n') }} as score_se,
-        {{ cluster_se('c.score_gating_sum', 'c.score_gating_n') }} as score_gating_se
+        {{ cluster_se('c.score_gating_sum', 'c.score_gating_n') }} as score_gating_se,
+        sum(c.score_nonbinary) as n_score_nonbinary,
+        sum(c.score_gating_nonbinary) as n_score_gating_nonbinary
     from task_clusters as c
     group by {{ qualified('c', stratum) }}
 ),
@@ -88,12 +94,13 @@ select
     s.n_errored,
     s.n_passed,
     s.mean_score,
-    {{ mean_interval_columns('s.mean_score', 'c.score_se', 'score', 'c.n_score_clusters', 's.n_evaluated', widen_to_mean=true) }},
+    {{ mean_interval_columns('s.mean_score', 'c.score_se', 'score', 'c.n_score_clusters', 's.n_evaluated', widen_to_mean=true,
+                             binary='c.n_score_nonbinary = 0') }},
     coalesce(c.n_score_clusters, 0) as n_score_clusters,
     cast(coalesce(c.n_evaluated_gating, 0) as bigint) as n_evaluated_gating,
     s.mean_score_gating,
     {{ mean_interval_columns('s.mean_score_gating', 'c.score_gating_se', 'score_gating', 'c.n_score_gating_clusters',
-                             'c.n_evaluated_gating', widen_to_mean=true) }},
+                             'c.n_evaluated_gating', widen_to_mean=true, binary='c.n_score_gating_nonbinary = 0') }},
     coalesce(c.n_score_gating_clusters, 0) as n_score_gating_clusters,
     s.first_started_at,
     s.last_started_at

@@ -5,7 +5,8 @@
                                            replicates passes)
     pass^k = C(c, k) / C(n, k)            (Yao et al. 2024: all k replicates pass)
   averaged over the tasks with at least k graded replicates. The task is the cluster (one value per
-  task): the interval is the unit-range clustered-mean interval with t(C-1). At k = n for every task,
+  task): the interval is the unit-range clustered-mean interval with t(C-1), or, when every task's value is
+  0 or 1 (k = n, or one replicate per task), the clustered rate's interval. At k = n for every task,
   pass^k is the all-replicates-pass rate (coder_eval_variant_rates.all_replicates_pass_rate).
 -#}
 {%- set stratum = ['run_id', 'variant_id', 'system_prompt_regime'] %}
@@ -60,6 +61,10 @@ strata as (
         {{ cluster_se('p.pass_at_k', '1') }} as pass_at_k_se,
         avg(p.pass_hat_k) as pass_hat_k,
         {{ cluster_se('p.pass_hat_k', '1') }} as pass_hat_k_se,
+        -- values 0 or 1 up to the rounding of the log-gamma ratio
+        {%- for m in ['pass_at_k', 'pass_hat_k'] %}
+            count(case when abs(p.{{ m }}) > 1e-9 and abs(p.{{ m }} - 1) > 1e-9 then 1 end) as n_{{ m }}_nonbinary,
+        {%- endfor %}
         min(p.first_started_at) as first_stamp,
         max(p.last_started_at) as last_stamp
     from per_task as p
@@ -73,9 +78,9 @@ select
     cast(s.n_graded as bigint) as n_graded,
     cast(s.n_tasks as bigint) as n_clusters,
     s.pass_at_k,
-    {{ mean_interval_columns('s.pass_at_k', 's.pass_at_k_se', 'pass_at_k', 's.n_tasks', 's.n_tasks') }},
+    {{ mean_interval_columns('s.pass_at_k', 's.pass_at_k_se', 'pass_at_k', 's.n_tasks', 's.n_tasks', binary='s.n_pass_at_k_nonbinary = 0') }},
     s.pass_hat_k,
-    {{ mean_interval_columns('s.pass_hat_k', 's.pass_hat_k_se', 'pass_hat_k', 's.n_tasks', 's.n_tasks') }},
+    {{ mean_interval_columns('s.pass_hat_k', 's.pass_hat_k_se', 'pass_hat_k', 's.n_tasks', 's.n_tasks', binary='s.n_pass_hat_k_nonbinary = 0') }},
     cast({{ ci_null_reason('s.pass_at_k', 's.n_tasks') }} as {{ dbt.type_string() }}) as ci_reason,
     s.first_stamp,
     s.last_stamp

@@ -6,7 +6,7 @@
 -- flagged in names_unemitted_metric.
 -- R25: the DATASET ROW (task_id) is the cluster (its replicates are not independent): pass_rate has
 -- the clustered Wilson interval (design-effect n, t(C-1)); average_weighted_score a cluster-robust
--- SE and a t(C-1) interval clipped to [0, 1].
+-- SE and a t(C-1) interval clipped to [0, 1] (the clustered rate's interval when every weighted score is 0 or 1).
 {#- SuiteRollup's stored counts, each recomputed from the replicates: rows_total counts them all, the others
     count one status_category #}
 {%- set status_counts = {'rows_passed': 'succeeded', 'rows_failed': 'failed', 'rows_error': 'error', 'rows_not_graded': 'ungraded'} %}
@@ -42,6 +42,7 @@ row_clusters as (
         r.task_id,
         sum(r.weighted_score) as cluster_sum,
         count(r.weighted_score) as cluster_n,
+        count(case when r.weighted_score not in (0, 1) then 1 end) as cluster_nonbinary,
         sum(case when r.status_category = 'succeeded' then 1 else 0 end) as cluster_passed,
         sum(case when r.status_category <> 'ungraded' then 1 else 0 end) as cluster_graded
     from {{ ref('int_coder_eval__replicates') }} as r
@@ -54,6 +55,7 @@ clustered as (
         {{ qualified('c', suite) }},
         count(*) filter (where c.cluster_n > 0) as n_clusters,
         {{ cluster_se('c.cluster_sum', 'c.cluster_n') }} as average_weighted_score_se,
+        sum(c.cluster_nonbinary) as n_weighted_score_nonbinary,
         count(*) filter (where c.cluster_graded > 0) as n_pass_rate_clusters,
         {{ cluster_se('c.cluster_passed', 'c.cluster_graded') }} as pass_rate_se
     from row_clusters as c
@@ -102,6 +104,7 @@ suite_rows as (
         r.average_weighted_score,
         coalesce(k.n_clusters, 0) as n_clusters,
         k.average_weighted_score_se,
+        k.n_weighted_score_nonbinary,
         coalesce(k.n_pass_rate_clusters, 0) as n_pass_rate_clusters,
         k.pass_rate_se,
         r.first_started_at,
@@ -170,7 +173,7 @@ select
     cast(u.n_pass_rate_clusters as bigint) as n_pass_rate_clusters,
     u.average_weighted_score,
     {{ mean_interval_columns('u.average_weighted_score', 'u.average_weighted_score_se', 'average_weighted_score',
-                             'u.n_clusters', 'u.rows_measured', widen_to_mean=true) }},
+                             'u.n_clusters', 'u.rows_measured', widen_to_mean=true, binary='u.n_weighted_score_nonbinary = 0') }},
     cast({{ ci_null_reason('u.average_weighted_score', 'u.n_clusters') }} as {{ dbt.type_string() }}) as average_weighted_score_ci_reason,
     cast(u.n_clusters as bigint) as n_clusters,
     u.rows_total > 0 as rows_found,

@@ -27,6 +27,7 @@ strata as (
             sum(f.{{ c }}) as {{ c }},
         {%- endfor %}
         sum(f.graded_score_sum) as graded_score_sum,
+        sum(f.n_graded_nonbinary) as n_graded_nonbinary,
         count(*) as n_tasks,
         sum(case when f.folded_category <> 'ungraded' then 1 else 0 end) as n_tasks_graded,
         sum(case when f.all_replicates_passed then 1 else 0 end) as n_tasks_all_passed,
@@ -112,7 +113,8 @@ select
     cast({{ ci_null_reason('f.pass_rate', 'f.n_clusters') }} as {{ dbt.type_string() }}) as pass_rate_ci_reason,
     {{ rate_interval_columns('f.pass_rate', 'f.n_succeeded', 'f.n_graded', 'pass_rate_unclustered') }},
     f.average_score,
-    {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score', 'f.n_clusters', 'f.n_graded') }},
+    {{ mean_interval_columns('f.average_score', 'f.average_score_se', 'average_score', 'f.n_clusters', 'f.n_graded',
+                             binary='f.n_graded_nonbinary = 0') }},
     cast({{ ci_null_reason('f.average_score', 'f.n_clusters') }} as {{ dbt.type_string() }}) as average_score_ci_reason,
     {%- for c in ['n_clusters', 'n_tasks', 'n_tasks_graded', 'n_tasks_all_passed'] %}
         cast(f.{{ c }} as bigint) as {{ c }},
