@@ -11,8 +11,8 @@ from .content import Figure, Section, Table, Warehouse
 from .numbers import Interval, Num
 from .strata import Measure, Spec, build
 
-MEAN_CI = ("95% cluster-robust (CR1) t(C-1) intervals, on the angular scale for C >= 4 clusters; "
-           "no interval below 2 clusters")
+MEAN_CI = ("95% cluster-robust (CR1) t(C-1) intervals, on the angular scale for C >= 4 clusters (a mean of "
+           "pass/fail scores: Wilson at the design-effect sample size); no interval below 2 clusters")
 RATE_CI = "95% Wilson intervals at the design-effect sample size with a t(C-1) critical value"
 DIFF_CI = ("95% t(C-1) intervals on the mean paired difference, CR1 standard error over the pairs' clusters; "
            "p-values adjusted within the row's family (Holm, Benjamini-Hochberg)")

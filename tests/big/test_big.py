@@ -286,14 +286,19 @@ def _wilson(p, n, crit):
     return (0.0 if p <= 0 else max(0.0, c - h)), (1.0 if p >= 1 else min(1.0, c + h))
 
 
-def _interval(mean, se, n_clusters, n_obs, lo=0.0, hi=1.0):
+def _interval(mean, se, n_clusters, n_obs, lo=0.0, hi=1.0, binary=False):
     """The contract's clustered interval, written out independently of the SQL and of the stats oracle:
-    t(C-1); the angular scale for a unit-range mean with C >= 4; Wilson at n when SE = 0; NULL below 2."""
+    t(C-1); a unit-range mean of 0/1 values (binary) is a clustered rate: Wilson at the design-effect n
+    (at most n); the angular scale for another unit-range mean with C >= 4; Wilson at n when SE = 0; NULL
+    below 2."""
     from scipy import stats  # noqa: PLC0415
 
     if mean is None or se is None or n_clusters < 2:
         return None, None
     t = float(stats.t.ppf(0.975, n_clusters - 1))
+    if binary and (lo, hi) == (0.0, 1.0):
+        n_eff = n_obs if mean in (0.0, 1.0) or se <= 1e-12 else min(n_obs, mean * (1 - mean) / se ** 2)
+        return _wilson(mean, n_eff, t)
     if se <= 1e-12:
         wl, wh = _wilson((mean - lo) / (hi - lo), n_obs, t)
         return lo + (hi - lo) * wl, lo + (hi - lo) * wh
@@ -324,6 +329,7 @@ def test_marts_match_independent_python_computation(clean):
             got[row[:4]] = (mart, row)
     expected_keys = {k for k in strata if k[0] in ("fix", "refactor", "awareness")}
     assert set(got) == expected_keys
+    n_binary = 0
     for key, rs in strata.items():
         if key not in expected_keys:
             continue
@@ -333,8 +339,11 @@ def test_marts_match_independent_python_computation(clean):
         rm, rse = _cluster_mean_se([(r["scenario"], r["regress"]) for r in rs])
         c_clusters = len({r["scenario"] for r in rs if r["change"] is not None})
         r_clusters = len({r["scenario"] for r in rs if r["regress"] is not None})
-        c_iv = _interval(cm, cse, c_clusters, sum(1 for r in rs if r["change"] is not None))
-        r_iv = _interval(rm, rse, r_clusters, sum(1 for r in rs if r["regress"] is not None))
+        changes = [r["change"] for r in rs if r["change"] is not None]
+        regresses = [r["regress"] for r in rs if r["regress"] is not None]
+        c_iv = _interval(cm, cse, c_clusters, len(changes), binary=all(x in (0, 1) for x in changes))
+        r_iv = _interval(rm, rse, r_clusters, len(regresses), binary=all(x in (0, 1) for x in regresses))
+        n_binary += bool(changes) and all(x in (0, 1) for x in changes) and 0 < cm < 1 and cse is not None
         exp = [
             len(rs), len({r["scenario"] for r in rs}), sum(r["n_assert"] for r in rs),
             cm, c_iv[0], c_iv[1],
@@ -345,6 +354,7 @@ def test_marts_match_independent_python_computation(clean):
             assert _close(row[4 + i], e) if isinstance(e, float) or e is None else row[4 + i] == e, (key, i, row, exp)
         assert row[14] == min(r["stamp"] for r in rs) and row[15] == max(r["stamp"] for r in rs)
     assert sum(row[13] for _, row in got.values()) > 0     # the fixture does contain done-but-broke runs
+    assert n_binary > 0  # and a stratum of pass/fail changes, whose mean takes the clustered rate's interval
     # every fixture run is one fct_big_runs row with its done-but-broke flag
     n_dbb = sum(1 for r in runs if r["change"] == 1.0 and r["regress"] is not None and r["regress"] < 1.0)
     assert query(db, "select count(*), count(case when done_but_broke then 1 end) from marts.fct_big_runs") \

@@ -187,10 +187,13 @@ def _clustered_rate_ci(k, n, se, n_clusters):
     return _wilson_at(p, n_eff, _t(n_clusters))
 
 
-def _unit_mean_ci(m, se, n_clusters, n_obs):
-    """A score mean in [0, 1]: t(C-1) on the angular scale (C >= 4), plain t (C < 4), Wilson at SE = 0."""
+def _unit_mean_ci(m, se, n_clusters, n_obs, binary=False):
+    """A score mean in [0, 1]: of 0/1 scores (binary), the clustered rate's interval; otherwise t(C-1) on the
+    angular scale (C >= 4), plain t (C < 4), Wilson at SE = 0."""
     if m is None or se is None or n_clusters < 2:
         return None, None
+    if binary:
+        return _clustered_rate_ci(m * n_obs, n_obs, se, n_clusters)
     t = _t(n_clusters)
     if se <= 1e-12:
         return _wilson_at(m, n_obs, t)
@@ -231,7 +234,8 @@ def _oracle_rates():
             passed = [c for c in passed if c]
             ci = _clustered_rate_ci(succ, len(graded), _cluster_se(passed), len(passed))
             row.update(pass_rate=succ / len(graded), ci=ci, avg=avg, se=se,
-                       avg_ci=_unit_mean_ci(avg, se, len(clusters), len(graded)))
+                       avg_ci=_unit_mean_ci(avg, se, len(clusters), len(graded),
+                                            binary=all(x in (0, 1) for c in clusters for x in c)))
         rows[key] = row
     return rows
 
