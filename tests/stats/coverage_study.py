@@ -16,8 +16,8 @@ brownfield runs (`logs_big/`), one replicate = one model `sim-<design>-r<NNN>`:
   always pass, a few rarely do). It measures a known limitation (docs/statistics.md, "Known limitation:
   skewed clusters"): the unit-range mean interval covers about 0.90 there. Design c10hetbin is as
   skewed with 10 scenarios, 3 runs per arm and one assertion per run, so change is pass/fail: its mean
-  is marked binary and takes the clustered rate's interval, which holds there (the angular t interval
-  it took before covers about 0.91 on that design in the formula grid's terms).
+  is marked binary and takes the clustered rate's interval, which holds there; the angular t interval it
+  took before, computed from the same rows (the BEFORE row), covers less.
 
 chat x coder matrix (`logs/`), one replicate = one cell `simchat-<design>-r<NNN>__simcoder`:
   S conversation scripts x 4 coder turns x 3 reps, check_kind `exec` (executed); each script has an
