@@ -22,17 +22,10 @@ interval's, and the designs below 0.93.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 
 import numpy as np
-from coverage_study import normal_mean
+from coverage_study import normal_mean, oracle
 from scipy.special import expit
-
-from evalhouse.paths import PROJECT_DIR
-
-_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
 
 CLUSTERS = (3, 4, 6, 10, 20)
 REPLICATES = (1, 3)

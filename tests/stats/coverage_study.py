@@ -30,6 +30,7 @@ table that docs/statistics.md shows.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from dataclasses import dataclass
@@ -39,6 +40,13 @@ from pathlib import Path
 import numpy as np
 from scipy import optimize, stats
 from scipy.special import expit, logit
+
+from evalhouse.paths import PROJECT_DIR
+
+# the interval formulas, written independently of the SQL (the SQL matches them to 1e-9)
+_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
+oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(oracle)
 
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(120)  # probabilists' Hermite: E[f(Z)], Z ~ N(0, 1)
 
@@ -150,19 +158,8 @@ def t_reference(mean, se, n_clusters, lower, upper):
     return max(lower, mean - t * se), min(upper, mean + t * se)
 
 
-def angular_t(mean, se, n_clusters):
-    """The unit-range mean interval a pass/fail mean took before 2026-12-04 (C >= 4: the angular t(C-1)
-    interval; plain t below), for the comparison row of the binary design; None where SE = 0 (both rules
-    then give Wilson at the observation count)."""
-    if mean is None or se is None or n_clusters is None or n_clusters < 2 or se <= 1e-12:
-        return None
-    t = stats.t.ppf(0.975, n_clusters - 1)
-    if n_clusters < 4:
-        return max(0.0, mean - t * se), min(1.0, mean + t * se)
-    a, sa = math.asin(math.sqrt(mean)), se / (2 * math.sqrt(mean * (1 - mean)))
-    return math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
-
-
+# the interval a pass/fail mean took before 2026-12-04: the oracle's unit-range mean interval unmarked
+# (the angular t(C-1) interval; Wilson at the observation count when SE = 0)
 BEFORE = "big_rates.change (angular t, the rule before 2026-12-04)"
 
 
@@ -203,15 +200,16 @@ def study(con) -> dict[tuple[str, str], Tally]:
         truth = d.truth()
         rows = con.execute(
             """select with_brain, change_mean, change_se, n_change_clusters, change_ci_low, change_ci_high,
-                      regress_mean, regress_se, n_regress_clusters, regress_ci_low, regress_ci_high
+                      regress_mean, regress_se, n_regress_clusters, regress_ci_low, regress_ci_high,
+                      n_change_measured
                from marts.big_rates where model like ? and kind = 'fix' and not with_plan""",
             [f"sim-{d.name}-r%"]).fetchall()
-        for brain, cm, cse, cc, clo, chi, rm, rse, rc, rlo, rhi in rows:
+        for brain, cm, cse, cc, clo, chi, rm, rse, rc, rlo, rhi, cn in rows:
             t = out.setdefault(("big_rates.change", d.name), Tally())
             t.add(truth["change_on" if brain else "change_off"], clo, chi, t_reference(cm, cse, cc, 0, 1))
             if d.n_assertions == 1:  # pass/fail change: the marts' interval next to the rule it replaced
                 out.setdefault((BEFORE, d.name), Tally()).add(truth["change_on" if brain else "change_off"],
-                                                              *(angular_t(cm, cse, cc) or (clo, chi)), None)
+                                                              *oracle.clustered_mean_ci(cm, cse, cc, cn), None)
             t = out.setdefault(("big_rates.regress", d.name), Tally())
             t.add(truth["regress"], rlo, rhi, t_reference(rm, rse, rc, 0, 1))
         rows = con.execute(
