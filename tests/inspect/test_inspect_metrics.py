@@ -92,9 +92,15 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
         ids = list(per_sample)
         vals = [reduce(per_sample[i]) for i in ids]
         n = len(vals)
+        # a `mean` over epochs that each scored 0 or 1 is their pass rate: as many pass/fail observations as
+        # epochs; any other reduced value is one observation, pass/fail when it is 0 or 1
+        pass_fail_epochs = {i: reducer == "mean" and all(x in (0.0, 1.0) for x in per_sample[i]) for i in ids}
+        obs = {i: len(per_sample[i]) if pass_fail_epochs[i] else 1 for i in ids}
         se = (_clustered_se(vals, [json.dumps(meta[i][cluster]) for i in ids]) if cluster
               else statistics.stdev(vals) / math.sqrt(n))
         out[(name, scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": se, "n": n, "values": vals,
+                                        "observations": sum(obs.values()),
+                                        "binary": all(pass_fail_epochs[i] or v in (0.0, 1.0) for i, v in zip(ids, vals)),
                                         "attempted": len(attempted), "errors_as_incorrect": sum(vals) / len(attempted),
                                         "clusters": len({json.dumps(meta[i][cluster]) for i in ids}) if cluster else n}
     return out
@@ -117,7 +123,7 @@ def test_every_stored_metric_is_recomputed_exactly(built):
 
 def test_the_mart_equals_an_independent_oracle(built):
     db, _ = built
-    checked, kinds = 0, set()
+    checked, kinds, epoch_rates = 0, set(), set()
     for path in sorted(p for p in LOGS.rglob("*") if p.suffix in (".eval", ".json")):
         if "header.json" not in _members(path):
             continue                                          # a killed run stores no metrics
@@ -131,16 +137,19 @@ def test_the_mart_equals_an_independent_oracle(built):
             assert (ns, na, nc) == (want["n"], want["attempted"], want["clusters"]), (path.name, name, reducer)
             assert math.isclose(v, want["mean"], rel_tol=1e-12) and math.isclose(e, want["errors_as_incorrect"], rel_tol=1e-12)
             assert math.isclose(got["stderr"][0], want["stderr"], rel_tol=1e-12)
-            # the interval by the statistics conventions: a pass/fail score's mean takes the clustered rate's
-            is_binary = all(x in (0.0, 1.0) for x in want["values"])
-            want_lo, want_hi = stats_oracle.clustered_mean_ci(want["mean"], want["stderr"], want["clusters"], want["n"],
-                                                              binary=is_binary)
+            # the interval by the statistics conventions: a pass/fail score's mean takes the clustered rate's,
+            # over its observations (the epochs of a `mean` over pass/fail epochs)
+            is_binary = want["binary"]
+            want_lo, want_hi = stats_oracle.clustered_mean_ci(want["mean"], want["stderr"], want["clusters"],
+                                                              want["observations"], binary=is_binary)
             assert (lo, hi) == (None, None) if want_lo is None else (
                 math.isclose(lo, want_lo, abs_tol=1e-9) and math.isclose(hi, want_hi, abs_tol=1e-9)), \
                 (path.name, name, reducer, is_binary, lo, hi, want_lo, want_hi)
             kinds.add(is_binary and 0 < want["mean"] < 1 and want["clusters"] >= 2)
+            epoch_rates |= {is_binary and any(0 < x < 1 for x in want["values"])}
             checked += 1
     assert checked >= 20 and kinds == {True, False}  # interior pass/fail means and other means both checked
+    assert True in epoch_rates  # a `mean` over pass/fail epochs that disagree (a value strictly inside 0..1) is checked
 
 
 def test_r29_errors_counted_as_incorrect_differ_from_inspects_rate(built):

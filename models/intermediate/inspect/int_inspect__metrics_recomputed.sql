@@ -8,8 +8,9 @@
   sample counts 0, R29), and the sample standard deviation and variance of the scored values (inspect's std() and
   var()). Each mean carries its 95% interval by the statistics conventions on the same clusters
   (t with C - 1 degrees of freedom), so the SE of the scored mean is inspect's stderr; a mean whose values are
-  all 0 or 1 (a pass/fail scorer, one epoch or a pass/fail reducer) is a clustered binary rate and takes the
-  rate's interval, Wilson at the design-effect n.
+  all 0 or 1 (a pass/fail scorer, one epoch or a pass/fail reducer), or the `mean` reducer's pass rates over
+  pass/fail epochs, is a clustered binary rate over its observations (the epochs) and takes the rate's interval,
+  Wilson at the design-effect n, at most the observations.
 -#}
 {#- one metric of a log: a score, its scorer and reducer #}
 {%- set metric = ['source_file', 'score_name', 'scorer', 'reducer'] %}
@@ -25,10 +26,12 @@ clusters as (
         v.cluster_id,
         sum(case when not v.is_unscored then v.value end) as scored_sum,
         count(case when not v.is_unscored then 1 end) as scored_n,
-        count(case when not v.is_unscored and v.value not in (0, 1) then 1 end) as scored_nonbinary,
+        count(case when not v.is_unscored and not v.is_binary then 1 end) as scored_nonbinary,
+        sum(case when not v.is_unscored then v.n_observations end) as scored_observations,
         sum(v.value) as attempted_sum,
         count(*) as attempted_n,
-        count(case when v.value not in (0, 1) then 1 end) as attempted_nonbinary
+        count(case when not v.is_binary then 1 end) as attempted_nonbinary,
+        sum(v.n_observations) as attempted_observations
     from sample_values as v
     group by {{ qualified('v', metric) }}, v.cluster_key, v.cluster_id
 ),
@@ -51,11 +54,13 @@ summed as (
         sum(c.scored_sum) / nullif(sum(c.scored_n), 0) as mean_recomputed,
         {{ cluster_se('c.scored_sum', 'c.scored_n') }} as stderr_recomputed,
         sum(c.scored_nonbinary) as n_scored_nonbinary,
+        cast(sum(c.scored_observations) as bigint) as n_observations_scored,
         cast(sum(c.attempted_n) as bigint) as n_samples_attempted,
         count(*) as n_clusters,
         sum(c.attempted_sum) / sum(c.attempted_n) as mean_errors_as_incorrect,
         {{ cluster_se('c.attempted_sum', 'c.attempted_n') }} as errors_as_incorrect_se,
-        sum(c.attempted_nonbinary) as n_attempted_nonbinary
+        sum(c.attempted_nonbinary) as n_attempted_nonbinary,
+        cast(sum(c.attempted_observations) as bigint) as n_observations_attempted
     from clusters as c
     group by {{ qualified('c', metric) }}
 )
@@ -67,15 +72,17 @@ select
     s.n_clusters_scored,
     s.n_samples_attempted,
     s.n_clusters,
+    s.n_observations_scored,
+    s.n_observations_attempted,
     s.mean_recomputed,
     s.stderr_recomputed,
     d.std_recomputed,
     d.var_recomputed,
-    {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_clusters_scored', 's.n_reduced',
+    {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_clusters_scored', 's.n_observations_scored',
                              binary='s.n_scored_nonbinary = 0') }},
     s.mean_errors_as_incorrect,
     {{ mean_interval_columns('s.mean_errors_as_incorrect', 's.errors_as_incorrect_se', 'errors_as_incorrect', 's.n_clusters',
-                             's.n_samples_attempted', binary='s.n_attempted_nonbinary = 0') }}
+                             's.n_observations_attempted', binary='s.n_attempted_nonbinary = 0') }}
 from summed as s
 inner join spread as d
     on

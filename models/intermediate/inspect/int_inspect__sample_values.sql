@@ -6,6 +6,10 @@
   sample carries its cluster: the value of the sample-metadata key a clustered stderr declares
   (stderr(cluster=...)), else the sample itself (epochs of a sample are replicates, already reduced to one
   value). The unit of int_inspect__metrics_recomputed and inspect_model_pairs.
+  `n_observations` and `is_binary` say what the value is made of, for the interval of the mean: a value the `mean`
+  reducer took over epochs that each scored 0 or 1 is the pass rate of that many pass/fail observations (the
+  sample a cluster of them); any other value is one observation, pass/fail when it is 0 or 1 (an unscored sample
+  is one 0).
 -#}
 {#- one metric of a log: a score, its scorer and reducer #}
 {%- set metric = ['source_file', 'score_name', 'scorer', 'reducer'] %}
@@ -46,6 +50,43 @@ metadata as (
     group by s.source_file, s.sample_id, md.key
 ),
 
+epoch_scores as (
+    select * from {{ ref('stg_inspect__sample_scores') }}
+),
+
+-- the scores of each epoch, per score name (a dict-valued scorer's keys), before the epoch reducer
+epoch_values as (
+    select
+        e.source_file,
+        e.scorer,
+        e.scorer as score_name,
+        e.sample_id,
+        e.value_float
+    from epoch_scores as e
+    union all
+    select
+        e.source_file,
+        e.scorer,
+        k.key as score_name,
+        e.sample_id,
+        {{ inspect_value_to_float(json_type('k.value', '$'), json_text('k.value', '$')) }} as value_float
+    from epoch_scores as e
+    {{ json_each_entry('e.value_json', '$', 'k') }}
+),
+
+epochs as (
+    select
+        e.source_file,
+        e.scorer,
+        e.score_name,
+        e.sample_id,
+        count(*) as n_epochs,
+        count(case when e.value_float in (0, 1) then 1 end) as n_epochs_binary,
+        avg(e.value_float) as epoch_mean
+    from epoch_values as e
+    group by e.source_file, e.scorer, e.score_name, e.sample_id
+),
+
 values_by_score as (
     select
         r.source_file,
@@ -76,7 +117,22 @@ select
     k.cluster_key,
     coalesce(md.metadata_value, a.sample_id) as cluster_id,
     coalesce(v.value_float, 0.0) as value,
-    v.value_float is null as is_unscored
+    v.value_float is null as is_unscored,
+    -- a `mean` over pass/fail epochs (the value is their mean): that many observations, else one
+    case
+        when
+            k.reducer = 'mean' and ep.n_epochs = ep.n_epochs_binary
+            and abs(v.value_float - ep.epoch_mean) <= 1e-9
+            then ep.n_epochs
+        else 1
+    end as n_observations,
+    (
+        coalesce(v.value_float, 0.0) in (0, 1)
+        or (
+            k.reducer = 'mean' and ep.n_epochs = ep.n_epochs_binary
+            and abs(v.value_float - ep.epoch_mean) <= 1e-9
+        )
+    ) as is_binary
 from attempted as a
 inner join scores as k on a.source_file = k.source_file
 left join metadata as md
@@ -90,3 +146,9 @@ left join values_by_score as v
         and k.score_name = v.score_name
         and k.reducer is not distinct from v.reducer
         and a.sample_id = v.sample_id
+left join epochs as ep
+    on
+        a.source_file = ep.source_file
+        and k.scorer = ep.scorer
+        and k.score_name = ep.score_name
+        and a.sample_id = ep.sample_id
