@@ -126,12 +126,13 @@ select
             then ep.n_epochs
         else 1
     end as n_observations,
-    (
+    coalesce(
         coalesce(v.value_float, 0.0) in (0, 1)
         or (
             k.reducer = 'mean' and ep.n_epochs = ep.n_epochs_binary
             and abs(v.value_float - ep.epoch_mean) <= 1e-9
-        )
+        ),
+        false
     ) as is_binary
 from attempted as a
 inner join scores as k on a.source_file = k.source_file
