@@ -19,6 +19,8 @@ tokenizer download). What the logs cover (issue 17):
   deflate/         a log written by inspect_ai 0.3.90, whose .eval members are DEFLATE-compressed (`--old`)
   ../inspect_retry/  a failed log and its retry by eval_set, which carries the failed log's finished samples over
                    (the same sample uuids) (`--retry`)
+  ../inspect_grouped/  grouped() metrics: accuracy per metadata group (and its `all`), a name template and an `all`
+                   label of its own with the mean of the groups as `all`, a mean per group with no `all` (`--grouped`)
   ../inspect_rescore/  two models' logs and two `inspect score` copies of model-a's: one appends a scorer, one
                    scores the same runs again under the same score name (`--rescore`)
 
@@ -262,6 +264,65 @@ def _features() -> int:
     return 0
 
 
+def _grouped() -> int:
+    """One log with inspect_ai's grouped() metrics: accuracy per metadata group with the whole as `all`; a name
+    template and an `all` label of its own over an integer metadata key, the `all` the mean of the groups; a mean
+    per group with no `all`."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import Score, Target, accuracy, grouped, includes, match, mean, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
+
+    @scorer(metrics=[grouped(accuracy(), "topic"), stderr()])
+    def by_topic():
+        base = match()
+
+        async def score(state: TaskState, target: Target):
+            return await base(state, target)
+        return score
+
+    @scorer(metrics=[grouped(accuracy(), "level", all="groups", all_label="overall", name_template="level_{group_name}")])
+    def by_level():
+        base = includes()
+
+        async def score(state: TaskState, target: Target):
+            return await base(state, target)
+        return score
+
+    @scorer(metrics=[grouped(mean(), "topic", all=False)])
+    def brevity():
+        async def score(state: TaskState, target: Target):
+            return Score(value=min(1.0, 4.0 / max(1, len(state.output.completion))))
+        return score
+
+    qs = [("2+2", "4", "arith", 1), ("3+5", "8", "arith", 1), ("7*6", "42", "arith", 2), ("9*9", "81", "arith", 2),
+          ("France", "Paris", "geo", 1), ("Germany", "Berlin", "geo", 1), ("Peru", "Lima", "geo", 2),
+          ("Chad", "NDjamena", "geo", 2), ("water", "H2O", "chem", 1), ("salt", "NaCl", "chem", 2)]
+    data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
+                   metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
+    calls = {"n": 0}
+
+    def out(input, tools, tool_choice, config):      # every third call answers wrong: epochs disagree
+        calls["n"] += 1
+        prompt = input[-1].text if input else ""
+        key = next((q for q, *_ in qs if q in prompt), None)
+        right = next((t for q, t, *_ in qs if q == key), "?")
+        o = ModelOutput.from_content(model="mockllm/model", content="unsure" if calls["n"] % 3 == 0 else right)
+        o.usage = ModelUsage(input_tokens=20, output_tokens=3, total_tokens=23)     # no tokenizer download
+        return o
+
+    out_dir = OUT.parent / "inspect_grouped"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    inspect_eval(Task(name="grouped_qa", dataset=data, solver=generate(),
+                      scorer=[by_topic(), by_level(), brevity()], epochs=Epochs(2, "mean")),
+                 model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
+                 display="none", max_samples=1)
+    _scrub(out_dir)
+    return 0
+
+
 def _retry() -> int:
     """A failed log and the log of its retry (fixtures/inspect_retry/): eval_set's retry carries the finished samples
     of the failed log into the new log (the same runs: the same sample uuids, tokens and times) and runs the failed
@@ -361,6 +422,8 @@ def main() -> int:
         return _features()
     if "--retry" in sys.argv[1:]:
         return _retry()
+    if "--grouped" in sys.argv[1:]:
+        return _grouped()
     if "--rescore" in sys.argv[1:]:
         return _rescore()
     if inspect_ai.__version__ != INSPECT_VERSION:

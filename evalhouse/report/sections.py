@@ -241,7 +241,7 @@ def inspect_ai(wh):
         return sec
     cols = ["source_file", "status", "model_raw", "score_name", "scorer", "reducer", "metric", "value_stored",
             "value_recomputed", "value_errors_as_incorrect", "n_samples_scored", "n_samples_attempted"]
-    rows = wh.rows(mart, cols, where="metric in ('accuracy', 'mean')",
+    rows = wh.rows(mart, cols, where="metric_base in ('accuracy', 'mean') and group_name is null",
                    order=["model_raw", "source_file", "score_name", "reducer"])
 
     def key(r):

@@ -1,8 +1,8 @@
 {#-
   R29 (what evalhouse computes): errored samples never silently leave a denominator. Every inspect_metrics
-  accuracy / mean row that inspect_ai computed over scored samples carries the samples the log attempted and
-  the rate with the unscored, errored ones counted as incorrect; attempted >= scored, and that rate never
-  exceeds what the scored samples alone give (for values in [0, 1]).
+  accuracy / mean row (a group's, for a grouped metric) that inspect_ai computed over scored samples carries the
+  samples the log attempted and the rate with the unscored, errored ones counted as incorrect; attempted >=
+  scored, and that rate never exceeds what the scored samples alone give (for values in [0, 1]).
 -#}
 select
     m.source_file,
@@ -14,7 +14,7 @@ select
     m.value_errors_as_incorrect
 from {{ ref('inspect_metrics') }} as m
 where
-    m.metric in ('accuracy', 'mean')
+    m.metric_base in ('accuracy', 'mean')
     and m.n_samples_scored > 0
     and (
         m.value_errors_as_incorrect is null

@@ -279,9 +279,104 @@ def test_intervals_cluster_by_sample_and_their_se_is_inspects_stderr(built):
     db, _ = built
     rows = query(db, "select i.mean_se, m.value_stored from intermediate.int_inspect__metrics_recomputed as i "
                      "inner join marts.inspect_metrics as m using (source_file, score_name, scorer) "
-                     "where m.metric = 'stderr' and m.reducer is not distinct from i.reducer")
+                     "where m.metric = 'stderr' and m.reducer is not distinct from i.reducer and i.group_key is null")
     assert len(rows) >= 30 and all(math.isclose(se, st, rel_tol=1e-9, abs_tol=1e-12) for se, st in rows)
     for v, lo, hi, e, elo, ehi in query(db, "select value_recomputed, value_ci_low, value_ci_high, value_errors_as_incorrect, "
                                             "value_errors_as_incorrect_ci_low, value_errors_as_incorrect_ci_high "
                                             "from marts.inspect_metrics where metric in ('accuracy', 'mean')"):
         assert 0 <= lo <= v <= hi <= 1 and 0 <= elo <= e <= ehi <= 1
+
+
+GROUPED = FIXTURES / "inspect_grouped"
+
+
+def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
+    """(score name, metric) -> what each entry of a grouped metric (inspect_ai's grouped(metric, group_key)) is
+    over, worked out here from the samples and their metadata: the samples whose str(metadata[group_key]), put in
+    the name template, is the entry's name (every sample for the whole), the epoch-mean reduced values' mean, count,
+    SE (each sample a cluster), observations and whether they are pass/fail; None for a whole that is the mean of
+    the group values (all="groups")."""
+    members = _members(path)
+    samples = [m for k, m in members.items() if k.startswith("samples/")]
+    meta = {s["id"]: s.get("metadata") or {} for s in samples}
+    out: dict = {}
+    for res in members["header.json"]["results"]["scores"]:
+        name, scorer = res["name"], res["scorer"]
+        assert res["reducer"] == "mean"
+        epochs: dict = {}
+        for s in samples:
+            sc = (s.get("scores") or {}).get(scorer)
+            if sc is not None and _to_float(_score_value(sc, name, scorer)) is not None:
+                epochs.setdefault(s["id"], []).append(_to_float(_score_value(sc, name, scorer)))
+        for metric, entry in res["metrics"].items():
+            if entry.get("group") != "grouped":
+                continue
+            params = entry["params"]
+            whole = params.get("all", "samples") is not False and metric == params.get("all_label", "all")
+            if whole and params.get("all") == "groups":
+                out[(name, metric)] = None
+                continue
+            template = params.get("name_template", "{group_name}")
+            ids = [i for i in epochs if whole or template.format(group_name=str(meta[i][params["group_key"]])) == metric]
+            vals = [statistics.fmean(epochs[i]) for i in ids]
+            pass_fail = {i: all(x in (0.0, 1.0) for x in epochs[i]) for i in ids}
+            out[(name, metric)] = {
+                "base": params["metric"]["name"], "group": None if whole else str(meta[ids[0]][params["group_key"]]),
+                "mean": statistics.fmean(vals), "n": len(vals), "se": statistics.stdev(vals) / math.sqrt(len(vals)),
+                "observations": sum(len(epochs[i]) if pass_fail[i] else 1 for i in ids),
+                "binary": all(pass_fail[i] or v in (0.0, 1.0) for i, v in zip(ids, vals))}
+    return out
+
+
+@pytest.fixture(scope="module")
+def grouped(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("inspect_grouped")
+    return load_and_build(GROUPED, tmp, SELECT), tmp
+
+
+def test_grouped_metrics_are_recomputed_per_group(grouped):
+    """inspect_ai's grouped(accuracy(), key) stores an accuracy per group of samples (their metadata value under the
+    key) and one for the whole. Each is recomputed over its own samples, with that group's counts and interval, and
+    equals both inspect_ai's stored value and an oracle that groups the samples itself: a name template over an
+    integer key, an `all` label of its own, a grouped mean with no whole. The mean of the group values
+    (all="groups") is left unrecomputed, not mistaken for the mean over the samples."""
+    db, tmp = grouped
+    want = grouped_oracle(next(GROUPED.glob("*.eval")))
+    got = {(r[0], r[1]): r[2:] for r in query(
+        db, "select score_name, metric, metric_base, grouped_by, group_name, value_stored, value_recomputed, is_recomputed, "
+            "n_samples_scored, n_samples_attempted, n_clusters_scored, value_ci_low, value_ci_high "
+            "from marts.inspect_metrics where grouped_by is not null")}
+    assert set(got) == set(want)
+    groups = set()
+    for k, w in want.items():
+        base, _, group, stored, recomputed, is_recomputed, ns, na, nc, lo, hi = got[k]
+        if w is None:
+            assert (base, recomputed, is_recomputed, lo, hi) == (None, None, False, None, None), k
+            continue
+        assert (base, group, is_recomputed) == (w["base"], w["group"], True), k
+        assert math.isclose(recomputed, w["mean"], rel_tol=1e-12) and math.isclose(stored, w["mean"], rel_tol=1e-9), k
+        assert ns == na == nc == w["n"], k
+        want_lo, want_hi = stats_oracle.clustered_mean_ci(w["mean"], w["se"], w["n"], w["observations"], binary=w["binary"])
+        assert math.isclose(lo, want_lo, abs_tol=1e-9) and math.isclose(hi, want_hi, abs_tol=1e-9), (k, lo, hi, want_lo, want_hi)
+        groups.add(k)
+    assert {("by_topic", "all"), ("by_topic", "arith"), ("by_level", "level_1"), ("brevity", "geo")} <= groups
+    assert want[("by_level", "overall")] is None and len(groups) >= 9
+    assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
+    assert run_results(tmp / "target")["r29_inspect_errored_samples_counted"]["status"] == "pass"
+
+
+def test_r28_negative_control_a_tampered_group_is_a_finding(tmp_path):
+    """The grouped log rewritten as a .json log with one group's stored accuracy raised: that group, and only it,
+    is a finding."""
+    members = _members(next(GROUPED.glob("*.eval")))
+    log = dict(members["header.json"])
+    log["samples"] = [m for k, m in members.items() if k.startswith("samples/")]
+    log["reductions"] = members["reductions.json"]
+    by_topic = next(s for s in log["results"]["scores"] if s["name"] == "by_topic")
+    by_topic["metrics"]["arith"]["value"] = 0.99
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "tampered.json").write_text(json.dumps(log))
+    db = load_and_build(logs, tmp_path, SELECT, check=False)
+    ((detail,),) = query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")
+    assert "arith" in detail and "0.99" in detail and "0.75" in detail

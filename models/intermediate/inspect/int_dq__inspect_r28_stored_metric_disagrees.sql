@@ -1,7 +1,8 @@
 {#-
-  R28 (what the logs claim): one row per metric an inspect_ai log stores (accuracy, mean, stderr, std, var) that differs
-  from the same metric recomputed from the log's own reduced per-sample values by more than 1e-9 (relative; 1e-12 absolute near 0),
-  or that cannot be recomputed because the log holds no reduced values for it.
+  R28 (what the logs claim): one row per metric an inspect_ai log stores (accuracy, mean, stderr, std, var; each
+  group of a grouped metric) that differs from the same metric recomputed from the log's own reduced per-sample
+  values by more than 1e-9 (relative; 1e-12 absolute near 0), or that cannot be recomputed because the log holds
+  no reduced values for it.
 -#}
 with metrics as (
     select * from {{ ref('int_inspect__metrics') }}
@@ -10,7 +11,13 @@ with metrics as (
 
 select
     {{ dq_finding('R28', 'inspect', 'm', line=false) }},
-    'stored ' || m.metric || ' of ' || m.score_name || coalesce(' (' || m.reducer || ')', '') || ' is '
+    'stored ' || m.metric
+    || case
+        when m.grouped_by is not null
+            then ' (' || m.metric_base || coalesce(' of the samples whose ' || m.grouped_by || ' is ' || m.group_name, ' of every sample') || ')'
+        else ''
+    end
+    || ' of ' || m.score_name || coalesce(' (' || m.reducer || ')', '') || ' is '
     || coalesce({{ number_text('m.value_stored') }}, 'null') || ', its samples give '
     || coalesce({{ number_text('m.value_recomputed') }}, 'nothing (no reduced values)')
     || ': quote inspect_metrics.value_recomputed, and check how the log was written' as detail

@@ -11,12 +11,53 @@
   all 0 or 1 (a pass/fail scorer, one epoch or a pass/fail reducer), or the `mean` reducer's pass rates over
   pass/fail epochs, is a clustered binary rate over its observations (the epochs) and takes the rate's interval,
   Wilson at the design-effect n, at most the observations.
+  A score with a grouped metric (inspect_ai's grouped(metric, group_key)) gets one more row per group of its
+  samples (group_key, group_name: the sample-metadata value, as grouped() names the group), the same numbers over
+  that group's samples; the row of the whole score has group_key and group_name NULL.
 -#}
-{#- one metric of a log: a score, its scorer and reducer #}
-{%- set metric = ['source_file', 'score_name', 'scorer', 'reducer'] %}
+{#- one metric of a log: a score, its scorer and reducer, and (for a grouped metric) one group of its samples #}
+{%- set metric = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
-with sample_values as (
+with ungrouped_values as (
     select * from {{ ref('int_inspect__sample_values') }}
+),
+
+metadata as (
+    select * from {{ ref('int_inspect__sample_metadata') }}
+),
+
+-- the metadata keys the score's grouped metrics group its samples by
+group_keys as (
+    select distinct
+        m.source_file,
+        m.score_name,
+        m.scorer,
+        m.reducer,
+        m.group_key
+    from {{ ref('stg_inspect__metrics') }} as m
+    where m.metric_group = 'grouped' and m.group_key is not null
+),
+
+-- every sample once in its score's whole, and once more in its group of each grouped metric's key
+sample_values as (
+    select
+        v.*,
+        cast(null as {{ dbt.type_string() }}) as group_key,
+        cast(null as {{ dbt.type_string() }}) as group_name
+    from ungrouped_values as v
+    union all
+    select
+        v.*,
+        g.group_key,
+        md.metadata_str as group_name
+    from ungrouped_values as v
+    inner join group_keys as g
+        on
+            {{ same_keys('v', 'g', ['source_file', 'score_name', 'scorer'], null_safe=['reducer']) }}
+    left join metadata as md
+        on
+            {{ same_keys('v', 'md', ['source_file', 'sample_id']) }}
+            and g.group_key = md.metadata_key
 ),
 
 clusters as (
@@ -86,4 +127,4 @@ select
 from summed as s
 inner join spread as d
     on
-        {{ same_keys('s', 'd', ['source_file', 'score_name', 'scorer'], null_safe=['reducer']) }}
+        {{ same_keys('s', 'd', ['source_file', 'score_name', 'scorer'], null_safe=['reducer', 'group_key', 'group_name']) }}

@@ -40,14 +40,7 @@ scores as (
 ),
 
 metadata as (
-    select
-        s.source_file,
-        s.sample_id,
-        md.key as metadata_key,
-        min(md.value) as metadata_value
-    from samples as s
-    {{ json_each_entry('s.metadata_json', '$', 'md') }}
-    group by s.source_file, s.sample_id, md.key
+    select * from {{ ref('int_inspect__sample_metadata') }}
 ),
 
 epoch_scores as (
@@ -115,7 +108,7 @@ select
     k.reducer,
     a.sample_id,
     k.cluster_key,
-    coalesce(md.metadata_value, a.sample_id) as cluster_id,
+    coalesce(md.metadata_json, a.sample_id) as cluster_id,
     coalesce(v.value_float, 0.0) as value,
     v.value_float is null as is_unscored,
     -- a `mean` over pass/fail epochs (the value is their mean): that many observations, else one

@@ -4,7 +4,9 @@
   samples counted as incorrect beside inspect's own (inspect leaves an errored, unscored sample out of the
   denominator: 100 samples, 10 errored, 72 correct reads 0.80, not 0.72), each with its 95% interval with the
   sample as the cluster (epochs are replicates; int_inspect__metrics_recomputed). Never pooled across logs,
-  statuses, scorers or reducers: each is part of the grain.
+  statuses, scorers or reducers: each is part of the grain. An entry of a grouped metric (grouped(metric,
+  group_key)) is one group of samples (group_name), or their whole: its numbers, counts and interval are that
+  group's; n_samples_errored stays the log's.
 -#}
 with metrics as (
     select * from {{ ref('int_inspect__metrics') }}
@@ -25,21 +27,24 @@ select
     m.scorer,
     m.reducer,
     m.metric,
+    m.metric_base,
+    m.grouped_by,
+    m.group_name,
     m.value_stored,
     m.value_recomputed,
     m.is_recomputed,
     m.scored_samples_stored,
     m.unscored_samples_stored,
     m.n_samples_scored,
-    l.n_samples as n_samples_attempted,
+    case when m.group_name is not null then m.n_samples_in_group else l.n_samples end as n_samples_attempted,
     m.cluster_key,
     m.n_clusters_scored,
     l.n_samples_errored,
     m.value_errors_as_incorrect,
-    case when m.metric in ('accuracy', 'mean') then m.value_ci_low end as value_ci_low,
-    case when m.metric in ('accuracy', 'mean') then m.value_ci_high end as value_ci_high,
-    case when m.metric in ('accuracy', 'mean') then m.value_errors_as_incorrect_ci_low end as value_errors_as_incorrect_ci_low,
-    case when m.metric in ('accuracy', 'mean') then m.value_errors_as_incorrect_ci_high end as value_errors_as_incorrect_ci_high,
+    m.value_ci_low,
+    m.value_ci_high,
+    m.value_errors_as_incorrect_ci_low,
+    m.value_errors_as_incorrect_ci_high,
     l.created_at,
     m.load_id
 from metrics as m

@@ -1,7 +1,9 @@
 {#-
   One row per (log, score, reducer, metric) as the header's results store it: inspect_ai's own numbers. A score is
   a scorer's value or, for a scorer with a metric per key of a dict value, one key of it (score_name = the key).
-  `cluster_key` is the sample-metadata key a clustered stderr declares (stderr(cluster=...)).
+  `cluster_key` is the sample-metadata key a clustered stderr declares (stderr(cluster=...)). A grouped metric
+  (inspect_ai's grouped(metric, group_key)) stores one entry per group and one for the whole: `metric_group` is
+  'grouped' and the group_* columns carry its parameters as logged (NULL where the log leaves a default).
 -#}
 with members as (
     select * from {{ ref('base_inspect__members') }}
@@ -29,6 +31,12 @@ select
     mt.key as metric,
     try_cast({{ json_text('mt.value', '$.value') }} as double) as value_stored,
     {{ json_text('mt.value', '$.params.cluster') }} as cluster_key,
+    {{ json_text('mt.value', '$.group') }} as metric_group,
+    {{ json_text('mt.value', '$.params.metric.name') }} as grouped_metric,
+    {{ json_text('mt.value', '$.params.group_key') }} as group_key,
+    {{ json_text('mt.value', '$.params.all') }} as group_all,
+    {{ json_text('mt.value', '$.params.all_label') }} as group_all_label,
+    {{ json_text('mt.value', '$.params.name_template') }} as group_name_template,
     r.load_id
 from results as r
 {{ json_each_entry('r.score_json', '$.metrics', 'mt') }}
