@@ -61,6 +61,16 @@ def _score_value(sc: dict, name: str, scorer: str):
     return v.get(name) if isinstance(v, dict) and name != scorer else v
 
 
+def _epochs(samples: list[dict], name: str, scorer: str) -> dict:
+    """sample id -> the float value of score `name` in each of its epochs that has one."""
+    out: dict = {}
+    for s in samples:
+        sc = (s.get("scores") or {}).get(scorer)
+        if sc is not None and _to_float(_score_value(sc, name, scorer)) is not None:
+            out.setdefault(s["id"], []).append(_to_float(_score_value(sc, name, scorer)))
+    return out
+
+
 def _clustered_se(values: list[float], clusters: list) -> float:
     """inspect_ai's clustered stderr, written out here: sqrt(C / (C - 1) * sum_c (sum_i (v_i - mean))^2) / n."""
     mean = statistics.fmean(values)
@@ -83,11 +93,7 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
     for res in header.get("results", {}).get("scores", []):
         name, scorer, reducer = res["name"], res["scorer"], res.get("reducer")
         cluster = (res["metrics"].get("stderr", {}).get("params") or {}).get("cluster")
-        per_sample: dict = {}
-        for s in samples:
-            sc = (s.get("scores") or {}).get(scorer)
-            if sc is not None and _to_float(_score_value(sc, name, scorer)) is not None:
-                per_sample.setdefault(s["id"], []).append(_to_float(_score_value(sc, name, scorer)))
+        per_sample = _epochs(samples, name, scorer)
         reduce = {"mean": statistics.fmean, "max": max, None: statistics.fmean}[reducer]
         ids = list(per_sample)
         vals = [reduce(per_sample[i]) for i in ids]
@@ -303,11 +309,7 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
     for res in members["header.json"]["results"]["scores"]:
         name, scorer = res["name"], res["scorer"]
         assert res["reducer"] == "mean"
-        epochs: dict = {}
-        for s in samples:
-            sc = (s.get("scores") or {}).get(scorer)
-            if sc is not None and _to_float(_score_value(sc, name, scorer)) is not None:
-                epochs.setdefault(s["id"], []).append(_to_float(_score_value(sc, name, scorer)))
+        epochs = _epochs(samples, name, scorer)
         for metric, entry in res["metrics"].items():
             if entry.get("group") != "grouped":
                 continue
