@@ -297,9 +297,9 @@ def _grouped() -> int:
             return Score(value=min(1.0, 4.0 / max(1, len(state.output.completion))))
         return score
 
-    qs = [("2+2", "4", "arith", 1), ("3+5", "8", "arith", 1), ("7*6", "42", "arith", 2), ("9*9", "81", "arith", 2),
+    qs = [("2+2", "4", "arith", 1), ("3+5", "8", "arith", 1), ("7*6", "42", "arith", 1), ("9*9", "81", "arith", 2),
           ("France", "Paris", "geo", 1), ("Germany", "Berlin", "geo", 1), ("Peru", "Lima", "geo", 2),
-          ("Chad", "NDjamena", "geo", 2), ("water", "H2O", "chem", 1), ("salt", "NaCl", "chem", 2)]
+          ("Chad", "NDjamena", "geo", 2), ("water", "H2O", "chem", 1), ("salt", "NaCl", "chem", 3)]
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
                    metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
     calls = {"n": 0}

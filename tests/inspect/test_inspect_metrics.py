@@ -300,8 +300,8 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
     """(score name, metric) -> what each entry of a grouped metric (inspect_ai's grouped(metric, group_key)) is
     over, worked out here from the samples and their metadata: the samples whose str(metadata[group_key]), put in
     the name template, is the entry's name (every sample for the whole), the epoch-mean reduced values' mean, count,
-    SE (each sample a cluster), observations and whether they are pass/fail; None for a whole that is the mean of
-    the group values (all="groups")."""
+    SE (each sample a cluster), observations and whether they are pass/fail; for a whole that is the mean of the
+    group values (all="groups"), {"mean_of_groups": that mean}, worked out from the groups' own values here."""
     members = _members(path)
     samples = [m for k, m in members.items() if k.startswith("samples/")]
     meta = {s["id"]: s.get("metadata") or {} for s in samples}
@@ -316,7 +316,11 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
             params = entry["params"]
             whole = params.get("all", "samples") is not False and metric == params.get("all_label", "all")
             if whole and params.get("all") == "groups":
-                out[(name, metric)] = None
+                names = {str(meta[i][params["group_key"]]) for i in epochs}
+                out[(name, metric)] = {"mean_of_groups": statistics.fmean(
+                    statistics.fmean(statistics.fmean(epochs[i]) for i in epochs
+                                     if str(meta[i][params["group_key"]]) == g) for g in names),
+                    "mean_over_samples": statistics.fmean(statistics.fmean(v) for v in epochs.values())}
                 continue
             template = params.get("name_template", "{group_name}")
             ids = [i for i in epochs if whole or template.format(group_name=str(meta[i][params["group_key"]])) == metric]
@@ -324,7 +328,7 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
             pass_fail = {i: all(x in (0.0, 1.0) for x in epochs[i]) for i in ids}
             out[(name, metric)] = {
                 "base": params["metric"]["name"], "group": None if whole else str(meta[ids[0]][params["group_key"]]),
-                "mean": statistics.fmean(vals), "n": len(vals), "se": statistics.stdev(vals) / math.sqrt(len(vals)),
+                "mean": statistics.fmean(vals), "n": len(vals), "se": statistics.stdev(vals) / math.sqrt(len(vals)) if len(vals) > 1 else None,
                 "observations": sum(len(epochs[i]) if pass_fail[i] else 1 for i in ids),
                 "binary": all(pass_fail[i] or v in (0.0, 1.0) for i, v in zip(ids, vals))}
     return out
@@ -340,8 +344,9 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     """inspect_ai's grouped(accuracy(), key) stores an accuracy per group of samples (their metadata value under the
     key) and one for the whole. Each is recomputed over its own samples, with that group's counts and interval, and
     equals both inspect_ai's stored value and an oracle that groups the samples itself: a name template over an
-    integer key, an `all` label of its own, a grouped mean with no whole. The mean of the group values
-    (all="groups") is left unrecomputed, not mistaken for the mean over the samples."""
+    integer key, an `all` label of its own, a grouped mean with no whole. A whole that is the mean of the group
+    values (all="groups") is recomputed as that mean, with no metric_base and no interval: never mistaken for the
+    mean over the samples."""
     db, tmp = grouped
     want = grouped_oracle(next(GROUPED.glob("*.eval")))
     got = {(r[0], r[1]): r[2:] for r in query(
@@ -352,33 +357,50 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     groups = set()
     for k, w in want.items():
         base, _, group, stored, recomputed, is_recomputed, ns, na, nc, lo, hi = got[k]
-        if w is None:
-            assert (base, recomputed, is_recomputed, lo, hi) == (None, None, False, None, None), k
+        if "mean_of_groups" in w:
+            assert (base, is_recomputed, lo, hi) == (None, True, None, None), k
+            assert math.isclose(recomputed, w["mean_of_groups"], rel_tol=1e-12), k
+            assert math.isclose(stored, w["mean_of_groups"], rel_tol=1e-9), k
             continue
         assert (base, group, is_recomputed) == (w["base"], w["group"], True), k
         assert math.isclose(recomputed, w["mean"], rel_tol=1e-12) and math.isclose(stored, w["mean"], rel_tol=1e-9), k
         assert ns == na == nc == w["n"], k
         want_lo, want_hi = stats_oracle.clustered_mean_ci(w["mean"], w["se"], w["n"], w["observations"], binary=w["binary"])
-        assert math.isclose(lo, want_lo, abs_tol=1e-9) and math.isclose(hi, want_hi, abs_tol=1e-9), (k, lo, hi, want_lo, want_hi)
+        if want_lo is None:     # a group of one sample: no interval
+            assert (lo, hi) == (None, None), k
+        else:
+            assert math.isclose(lo, want_lo, abs_tol=1e-9) and math.isclose(hi, want_hi, abs_tol=1e-9), (k, lo, hi, want_lo, want_hi)
         groups.add(k)
-    assert {("by_topic", "all"), ("by_topic", "arith"), ("by_level", "level_1"), ("brevity", "geo")} <= groups
-    assert want[("by_level", "overall")] is None and len(groups) >= 9
+    assert {("by_topic", "all"), ("by_topic", "arith"), ("by_level", "level_1"), ("by_level", "level_3"),
+            ("brevity", "geo")} <= groups
+    assert want[("by_level", "level_3")]["n"] == 1
+    # the groups differ in size and rate, so the mean of the groups is not the mean over the samples: a mix-up shows
+    overall = want[("by_level", "overall")]
+    assert not math.isclose(overall["mean_of_groups"], overall["mean_over_samples"], rel_tol=1e-6)
+    assert len(groups) >= 9
     assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
     assert run_results(tmp / "target")["r29_inspect_errored_samples_counted"]["status"] == "pass"
 
 
 def test_r28_negative_control_a_tampered_group_is_a_finding(tmp_path):
-    """The grouped log rewritten as a .json log with one group's stored accuracy raised: that group, and only it,
-    is a finding."""
+    """The grouped log rewritten as a .json log with one group's stored accuracy raised and the stored mean of the
+    groups (all="groups") lowered: those two, and only they, are findings, each named."""
     members = _members(next(GROUPED.glob("*.eval")))
     log = dict(members["header.json"])
     log["samples"] = [m for k, m in members.items() if k.startswith("samples/")]
     log["reductions"] = members["reductions.json"]
     by_topic = next(s for s in log["results"]["scores"] if s["name"] == "by_topic")
     by_topic["metrics"]["arith"]["value"] = 0.99
+    by_level = next(s for s in log["results"]["scores"] if s["name"] == "by_level")
+    by_level["metrics"]["overall"]["value"] = 0.01
     logs = tmp_path / "logs"
     logs.mkdir()
     (logs / "tampered.json").write_text(json.dumps(log))
     db = load_and_build(logs, tmp_path, SELECT, check=False)
-    ((detail,),) = query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")
-    assert "arith" in detail and "0.99" in detail and "0.75" in detail
+    details = [d for (d,) in query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees "
+                                       "order by detail")]
+    assert len(details) == 2, details
+    group, mean_of_groups = sorted(details, key=lambda d: "by_level" in d)
+    assert "arith" in group and "0.99" in group and "0.75" in group
+    assert "stored overall (the mean of the accuracy of each group of samples by level)" in mean_of_groups
+    assert "0.01" in mean_of_groups

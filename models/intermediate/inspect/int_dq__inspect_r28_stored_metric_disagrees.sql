@@ -1,8 +1,8 @@
 {#-
   R28 (what the logs claim): one row per metric an inspect_ai log stores (accuracy, mean, stderr, std, var; each
-  group of a grouped metric) that differs from the same metric recomputed from the log's own reduced per-sample
-  values by more than 1e-9 (relative; 1e-12 absolute near 0), or that cannot be recomputed because the log holds
-  no reduced values for it.
+  group of a grouped metric and its whole, the mean of the group values too) that differs from the same metric
+  recomputed from the log's own reduced per-sample values by more than 1e-9 (relative; 1e-12 absolute near 0), or
+  that cannot be recomputed because the log holds no reduced values for it.
 -#}
 with metrics as (
     select * from {{ ref('int_inspect__metrics') }}
@@ -13,6 +13,8 @@ select
     {{ dq_finding('R28', 'inspect', 'm', line=false) }},
     'stored ' || m.metric
     || case
+        when m.grouped_by is not null and m.metric_base is null
+            then ' (the mean of the ' || m.grouped_metric || ' of each group of samples by ' || m.grouped_by || ')'
         when m.grouped_by is not null
             then ' (' || m.metric_base || coalesce(' of the samples whose ' || m.grouped_by || ' is ' || m.group_name, ' of every sample') || ')'
         else ''

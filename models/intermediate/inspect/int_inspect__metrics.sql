@@ -4,9 +4,12 @@
   unscored samples counted 0. Read by inspect_metrics and by the R28 finding.
   An entry of a grouped metric (grouped(metric, group_key)) is recomputed as the metric it applies (`metric_base`)
   over its group's samples: the group whose name, put in the metric's name_template, is the entry's name; its
-  whole (`all`, or its all_label) over every sample. A whole that is the mean of the group values
-  (all="groups") is not recomputed.
+  whole (`all`, or its all_label) over every sample. A whole that is the mean of the group values (all="groups")
+  is recomputed as that mean, the unweighted mean over the groups with a value, as inspect_ai computes it; it is
+  not the metric over the samples, so its metric_base and interval are NULL.
 -#}
+{%- set recomputation = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
+
 with stored as (
     select * from {{ ref('stg_inspect__metrics') }}
 ),
@@ -23,14 +26,50 @@ kinds as (
             s.metric_group = 'grouped' and coalesce(s.group_all, 'samples') <> 'false'
             and s.metric = coalesce(s.group_all_label, 'all')
         ) as is_group_whole,
+        (
+            s.metric_group = 'grouped' and s.group_all = 'groups'
+            and s.metric = coalesce(s.group_all_label, 'all')
+        ) as is_mean_of_groups,
         case
             when coalesce(s.metric_group, '') <> 'grouped' then s.metric
             when
                 s.metric = coalesce(s.group_all_label, 'all') and coalesce(s.group_all, 'samples') = 'groups'
                 then null
-            else replace(s.grouped_metric, 'inspect_ai/', '')
+            else s.grouped_metric
         end as metric_base
     from stored as s
+),
+
+-- each metric evalhouse recomputes, over each recomputation's samples (a score's, or one group's); inspect_ai's
+-- stderr / std / var are 0 below two observations (clusters, for a clustered stderr)
+metric_values as (
+    select
+        {{ qualified('r', recomputation) }},
+        b.metric_base,
+        case b.metric_base
+            when 'stderr' then coalesce(r.stderr_recomputed, case when r.n_reduced > 0 then 0.0 end)
+            when 'std' then coalesce(r.std_recomputed, case when r.n_reduced > 0 then 0.0 end)
+            when 'var' then coalesce(r.var_recomputed, case when r.n_reduced > 0 then 0.0 end)
+            else r.mean_recomputed
+        end as value_recomputed
+    from recomputed as r
+    cross join (values ('accuracy'), ('mean'), ('stderr'), ('std'), ('var')) as b (metric_base)
+),
+
+-- grouped(..., all="groups"): the whole is the unweighted mean of the group values (groups with no scored sample
+-- have none, and inspect_ai has no such group)
+group_means as (
+    select
+        v.source_file,
+        v.score_name,
+        v.scorer,
+        v.reducer,
+        v.group_key,
+        v.metric_base,
+        avg(v.value_recomputed) as value_recomputed
+    from metric_values as v
+    where v.group_name is not null
+    group by v.source_file, v.score_name, v.scorer, v.reducer, v.group_key, v.metric_base
 )
 
 select
@@ -43,15 +82,10 @@ select
     k.metric_base,
     case when k.metric_group = 'grouped' then k.group_key end as grouped_by,
     case when k.metric_group = 'grouped' and not k.is_group_whole then r.group_name end as group_name,
+    k.grouped_metric,
     k.value_stored,
-    case
-        when k.metric_base in ('accuracy', 'mean') then r.mean_recomputed
-        -- inspect_ai's stderr / std / var are 0 below two observations (clusters, for a clustered stderr)
-        when k.metric_base = 'stderr' then coalesce(r.stderr_recomputed, case when r.n_reduced > 0 then 0.0 end)
-        when k.metric_base = 'std' then coalesce(r.std_recomputed, case when r.n_reduced > 0 then 0.0 end)
-        when k.metric_base = 'var' then coalesce(r.var_recomputed, case when r.n_reduced > 0 then 0.0 end)
-    end as value_recomputed,
-    coalesce(k.metric_base in ('accuracy', 'mean', 'stderr', 'std', 'var'), false) as is_recomputed,
+    coalesce(v.value_recomputed, g.value_recomputed) as value_recomputed,
+    coalesce(coalesce(k.metric_base, g.metric_base) in ('accuracy', 'mean', 'stderr', 'std', 'var'), false) as is_recomputed,
     k.scored_samples_stored,
     k.unscored_samples_stored,
     r.n_reduced as n_samples_scored,
@@ -75,3 +109,12 @@ left join recomputed as r
                 and k.metric = replace(coalesce(k.group_name_template, '{group_name}'), '{group_name}', r.group_name)
             )
         )
+left join metric_values as v
+    on
+        {{ same_keys('r', 'v', ['source_file', 'score_name', 'scorer'], null_safe=['reducer', 'group_key', 'group_name']) }}
+        and k.metric_base = v.metric_base
+left join group_means as g
+    on
+        k.is_mean_of_groups
+        and {{ same_keys('k', 'g', ['source_file', 'score_name', 'scorer', 'group_key'], null_safe=['reducer']) }}
+        and k.grouped_metric = g.metric_base
