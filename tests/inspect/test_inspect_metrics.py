@@ -404,3 +404,23 @@ def test_r28_negative_control_a_tampered_group_is_a_finding(tmp_path):
     assert "arith" in group and "0.99" in group and "0.75" in group
     assert "stored overall (the mean of the accuracy of each group of samples by level)" in mean_of_groups
     assert "0.01" in mean_of_groups
+
+
+def test_r28_a_mean_of_groups_with_no_reduced_values_is_a_finding(tmp_path):
+    """The grouped log with by_level's reduced values removed: every entry of by_level, each group and the mean of
+    the groups (all="groups") alike, is recomputed from nothing, and each is a finding; is_recomputed says what an
+    entry is, not whether the log holds its values."""
+    members = _members(next(GROUPED.glob("*.eval")))
+    log = dict(members["header.json"])
+    log["samples"] = [m for k, m in members.items() if k.startswith("samples/")]
+    log["reductions"] = [r for r in members["reductions.json"] if r["scorer"] != "by_level"]
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "no_level_values.json").write_text(json.dumps(log))
+    db = load_and_build(logs, tmp_path, SELECT, check=False)
+    rows = query(db, "select metric, is_recomputed, value_recomputed from marts.inspect_metrics "
+                     "where score_name = 'by_level' order by metric")
+    assert rows == [(m, True, None) for m in ("level_1", "level_2", "level_3", "overall")]
+    details = [d for (d,) in query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")]
+    assert len(details) == 4 and all("its samples give nothing (no reduced values)" in d for d in details), details
+    assert any(d.startswith("stored overall (the mean of the accuracy of each group") for d in details), details

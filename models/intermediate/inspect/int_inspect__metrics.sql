@@ -85,7 +85,11 @@ select
     k.grouped_metric,
     k.value_stored,
     coalesce(v.value_recomputed, g.value_recomputed) as value_recomputed,
-    coalesce(coalesce(k.metric_base, g.metric_base) in ('accuracy', 'mean', 'stderr', 'std', 'var'), false) as is_recomputed,
+    coalesce(
+        coalesce(k.metric_base, case when k.is_mean_of_groups then k.grouped_metric end)
+        in ('accuracy', 'mean', 'stderr', 'std', 'var'),
+        false
+    ) as is_recomputed,
     k.scored_samples_stored,
     k.unscored_samples_stored,
     r.n_reduced as n_samples_scored,
