@@ -47,6 +47,14 @@ epoch_scores as (
     select * from {{ ref('stg_inspect__sample_scores') }}
 ),
 
+epoch_score_keys as (
+    select * from {{ ref('stg_inspect__sample_score_keys') }}
+),
+
+reduced_keys as (
+    select * from {{ ref('stg_inspect__reduction_keys') }}
+),
+
 -- the scores of each epoch, per score name (a dict-valued scorer's keys), before the epoch reducer
 epoch_values as (
     select
@@ -58,13 +66,12 @@ epoch_values as (
     from epoch_scores as e
     union all
     select
-        e.source_file,
-        e.scorer,
-        k.key as score_name,
-        e.sample_id,
-        {{ inspect_value_to_float(json_type('k.value', '$'), json_text('k.value', '$')) }} as value_float
-    from epoch_scores as e
-    {{ json_each_entry('e.value_json', '$', 'k') }}
+        k.source_file,
+        k.scorer,
+        k.score_name,
+        k.sample_id,
+        k.value_float
+    from epoch_score_keys as k
 ),
 
 epochs as (
@@ -91,14 +98,13 @@ values_by_score as (
     from reduced as r
     union all
     select
-        r.source_file,
-        r.scorer,
-        k.key as score_name,
-        r.reducer,
-        r.sample_id,
-        {{ inspect_value_to_float(json_type('k.value', '$'), json_text('k.value', '$')) }} as value_float
-    from reduced as r
-    {{ json_each_entry('r.value_json', '$', 'k') }}
+        k.source_file,
+        k.scorer,
+        k.score_name,
+        k.reducer,
+        k.sample_id,
+        k.value_float
+    from reduced_keys as k
 )
 
 select
