@@ -4,23 +4,17 @@
   of it (C 1, P 0.5, I and N 0; true 1, false 0; numbers as they are; "yes" / "true" 1, "no" / "false" 0),
   NULL where it has none (an object, other text).
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-),
-
-scores as (
+with scores as (
     select
-        {{ qualified('m', inspect_sample_grain()) }},
-        sc.key as scorer,
-        sc.position as scorer_position,
-        {{ json_type('sc.value', '$.value') }} as value_json_type,
-        {{ json_text('sc.value', '$.value') }} as value_text,
-        {{ json_fragment('sc.value', '$.value') }} as value_json,
-        {{ json_text('sc.value', '$.answer') }} as answer,
-        m.load_id
-    from members as m
-    {{ json_each_entry('m.document', '$.scores', 'sc') }}
+        {{ qualified('b', inspect_sample_grain()) }},
+        b.scorer,
+        b.scorer_position,
+        {{ json_type('b.score_json', '$.value') }} as value_json_type,
+        {{ json_text('b.score_json', '$.value') }} as value_text,
+        {{ json_fragment('b.score_json', '$.value') }} as value_json,
+        {{ json_text('b.score_json', '$.answer') }} as answer,
+        b.load_id
+    from {{ ref('base_inspect__sample_scores') }} as b
 )
 
 select
