@@ -20,7 +20,8 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_retry/  a failed log and its retry by eval_set, which carries the failed log's finished samples over
                    (the same sample uuids) (`--retry`)
   ../inspect_grouped/  grouped() metrics: accuracy per metadata group (and its `all`), a name template and an `all`
-                   label of its own with the mean of the groups as `all`, a mean per group with no `all` (`--grouped`)
+                   label of its own with the mean of the groups as `all`, the mean of the topics as `all`, a mean
+                   per group with no `all` (`--grouped`)
   ../inspect_rescore/  two models' logs and two `inspect score` copies of model-a's: one appends a scorer, one
                    scores the same runs again under the same score name (`--rescore`)
 
@@ -266,8 +267,9 @@ def _features() -> int:
 
 def _grouped() -> int:
     """One log with inspect_ai's grouped() metrics: accuracy per metadata group with the whole as `all`; a name
-    template and an `all` label of its own over an integer metadata key, the `all` the mean of the groups; a mean
-    per group with no `all`."""
+    template and an `all` label of its own over an integer metadata key, the `all` the mean of the groups; the mean of
+    the topics' accuracies as `all` (every group of two samples or more: it has an interval); a mean per group with
+    no `all`."""
     from inspect_ai import Epochs, Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
@@ -286,6 +288,14 @@ def _grouped() -> int:
     @scorer(metrics=[grouped(accuracy(), "level", all="groups", all_label="overall", name_template="level_{group_name}")])
     def by_level():
         base = includes()
+
+        async def score(state: TaskState, target: Target):
+            return await base(state, target)
+        return score
+
+    @scorer(metrics=[grouped(accuracy(), "topic", all="groups")])
+    def topics_equal():
+        base = match()
 
         async def score(state: TaskState, target: Target):
             return await base(state, target)
@@ -316,7 +326,7 @@ def _grouped() -> int:
     out_dir = OUT.parent / "inspect_grouped"
     shutil.rmtree(out_dir, ignore_errors=True)
     inspect_eval(Task(name="grouped_qa", dataset=data, solver=generate(),
-                      scorer=[by_topic(), by_level(), brevity()], epochs=Epochs(2, "mean")),
+                      scorer=[by_topic(), by_level(), topics_equal(), brevity()], epochs=Epochs(2, "mean")),
                  model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
                  display="none", max_samples=1)
     _scrub(out_dir)

@@ -160,6 +160,29 @@ def clustered_rate_ci(k, n, se, n_clusters):
     return wilson_crit(p, n_eff, t_crit(n_clusters - 1))
 
 
+def mean_of_groups(means, ses, clusters, n_obs, binary):
+    """An unweighted mean of G group means (inspect_ai's grouped(..., all="groups")), the groups fixed strata
+    weighted 1/G: (mean, SE, df, n, lo, hi). SE = sqrt(sum SE_g^2) / G; df = floor (+ 1e-9) of Welch-Satterthwaite
+    (sum SE_g^2)^2 / sum(SE_g^4 / (C_g - 1)), at least 1, and min(C_g) - 1 when every SE_g is 0 (below 1e-12); n = G^2 / sum(1 / n_g),
+    the observations an equal-weight mean of binomial groups carries. The interval is clustered_mean_ci at df + 1
+    clusters and n observations, binary when every group is. A group whose mean is None is not a group of the mean;
+    the SE and interval are None when a group's SE is None (a group of one cluster)."""
+    groups = [(m, s, c, n, b) for m, s, c, n, b in zip(means, ses, clusters, n_obs, binary) if m is not None]
+    if not groups:
+        return None, None, None, None, None, None
+    g = len(groups)
+    mean = sum(m for m, *_ in groups) / g
+    n = g * g / sum(1.0 / nn for _, _, _, nn, _ in groups)
+    if any(s is None for _, s, *_ in groups):
+        return mean, None, None, n, None, None
+    var = [s * s if s > 1e-12 else 0.0 for _, s, *_ in groups]   # below 1e-12: clusters that agree (effective_n)
+    se = math.sqrt(sum(var)) / g
+    den = sum(v * v / (c - 1) for v, (_, _, c, _, _) in zip(var, groups))
+    df = max(1, math.floor(sum(var) ** 2 / den + 1e-9)) if sum(var) > 0 else min(c for _, _, c, _, _ in groups) - 1
+    lo, hi = clustered_mean_ci(mean, se, df + 1, n, binary=all(b for *_, b in groups))
+    return mean, se, df, n, lo, hi
+
+
 def mdd_t(se, n_clusters, power=0.8):
     if se is None or se <= 1e-12 or n_clusters is None or n_clusters < 2:
         return None
@@ -291,6 +314,19 @@ INFERENCE = OrderedDict([
         ("three_clusters", 0.8, 0.05, 3, 9, 7, 9), ("large_c", 0.55, 0.01, 150, 600, 330, 600),
         ("one_cluster", 0.7, None, 1, 3, 2, 3)]),
 ])
+# (stratum, group_id, group mean, group SE, clusters, observations, binary): one row per group of a mean of groups
+MEAN_OF_GROUPS = OrderedDict([
+    ("mean_of_groups_pass_fail_and_continuous", [
+        ("pass_fail", "a", 0.8, 0.1, 10, 20, True), ("pass_fail", "b", 0.5, 0.2886751345948129, 4, 8, True),
+        ("pass_fail", "c", 1.0, 0.0, 3, 6, True),
+        ("continuous", "a", 0.62, 0.05, 6, 6, False), ("continuous", "b", 0.41, 0.12, 3, 3, True),
+        ("equal_groups", "a", 0.4, 0.1, 5, 5, False), ("equal_groups", "b", 0.6, 0.1, 5, 5, False)]),
+    ("mean_of_groups_agree_one_cluster_no_mean", [
+        ("all_agree", "a", 1.0, 0.0, 3, 6, True), ("all_agree", "b", 1.0, 0.0, 2, 2, True),
+        ("one_cluster_group", "a", 0.7, 0.1, 5, 5, True), ("one_cluster_group", "b", 1.0, None, 1, 1, True),
+        ("group_without_mean", "a", 0.6, 0.1, 5, 10, True), ("group_without_mean", "b", 0.3, 0.15, 4, 8, True),
+        ("group_without_mean", "c", None, None, 2, 2, True)]),
+])
 P_ADJUST = OrderedDict([
     ("p_adjust_holm_bh", [("f1", "a", 0.01), ("f1", "b", 0.04), ("f1", "c", 0.03), ("f1", "d", 0.2), ("f1", "e", None),
                           ("f2", "a", 0.5), ("f2", "b", 0.5), ("f2", "c", 0.001)]),
@@ -325,6 +361,10 @@ EDGE_NOTES = {
     "corr_degenerate_is_null": "Fewer than 2 pairs or a constant variable give NULL, not NaN.",
     "inference_two_clusters": "C = 2 (t = 12.7): the plain t interval; SE = 0 gives Wilson, never [m, m].",
     "inference_se_zero_and_bounds": "SE = 0 at p = 1, p = 0 and an interior mean: non-degenerate Wilson bounds.",
+    "mean_of_groups_pass_fail_and_continuous": "Unequal pass/fail groups (Wilson at the design-effect n, Satterthwaite df), a "
+    "group that is not pass/fail (the angular t interval), two equal groups (df exactly 8: floored without losing it).",
+    "mean_of_groups_agree_one_cluster_no_mean": "Every SE 0 (df = min C - 1, Wilson at G^2 / sum(1 / n_g)); a group of one "
+    "cluster (SE and interval NULL); a group with no mean is not a group of it.",
     "inference_near_bound_and_large_c": "Near-bound mean (angular interval), C = 3 (t interval), C = 150 (Cornish-Fisher t), one cluster (NULL).",
 }
 
@@ -395,6 +435,21 @@ def unit_tests() -> list[dict]:
              for cid, m, se, c, n_obs, k, n in cases], expect,
             "t quantile, clustered mean / rate intervals, t MDD and paired t p-value vs scipy.stats.t "
             "(scripts/stats_oracle.py).")
+    for name, cases in MEAN_OF_GROUPS.items():
+        strata = OrderedDict()
+        for stratum, _, *group in cases:
+            strata.setdefault(stratum, []).append(group)
+        expect = []
+        for stratum, groups in strata.items():
+            mean, se, df, n, lo, hi = mean_of_groups(*zip(*groups))
+            expect.append({"stratum": stratum, "mean_value": r(mean, stratum), "se": r(se, stratum), "df": df,
+                           "n_obs": r(n, stratum), "is_binary": all(b for m, *_, b in groups if m is not None),
+                           "ci_low": r(lo, stratum), "ci_high": r(hi, stratum)})
+        add(name, "int_stats__mean_of_groups", "stats_mean_of_groups_cases",
+            [{"stratum": st, "group_id": g, "group_mean": m, "group_se": se, "group_clusters": c, "group_obs": n,
+              "group_binary": b} for st, g, m, se, c, n, b in cases], expect,
+            "mean_of_groups_columns + clustered_mean_bound at df + 1 vs the oracle's mean of groups (SE, Welch-Satterthwaite "
+            "df, scipy's t).")
     for name, cases in P_ADJUST.items():
         from statsmodels.stats.multitest import multipletests  # noqa: PLC0415
         expect = []
@@ -466,6 +521,9 @@ def seed_csvs() -> dict[str, str]:
         "stats_inference_cases.csv": csv_text(["case_id", "mean_value", "se", "n_clusters", "n_obs", "k", "n"],
                                               union(INFERENCE)),
         "stats_p_adjust_cases.csv": csv_text(["family", "case_id", "p_value"], union(P_ADJUST)),
+        "stats_mean_of_groups_cases.csv": csv_text(
+            ["stratum", "group_id", "group_mean", "group_se", "group_clusters", "group_obs", "group_binary"],
+            union(MEAN_OF_GROUPS)),
     }
 
 

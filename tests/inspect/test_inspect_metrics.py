@@ -301,7 +301,8 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
     over, worked out here from the samples and their metadata: the samples whose str(metadata[group_key]), put in
     the name template, is the entry's name (every sample for the whole), the epoch-mean reduced values' mean, count,
     SE (each sample a cluster), observations and whether they are pass/fail; for a whole that is the mean of the
-    group values (all="groups"), {"mean_of_groups": that mean}, worked out from the groups' own values here."""
+    group values (all="groups"), {"mean_of_groups": that mean, "interval": the oracle's interval of a mean of groups
+    over those groups}."""
     members = _members(path)
     samples = [m for k, m in members.items() if k.startswith("samples/")]
     meta = {s["id"]: s.get("metadata") or {} for s in samples}
@@ -310,27 +311,33 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
         name, scorer = res["name"], res["scorer"]
         assert res["reducer"] == "mean"
         epochs = _epochs(samples, name, scorer)
+
+        def over(ids):
+            vals = [statistics.fmean(epochs[i]) for i in ids]
+            pass_fail = {i: all(x in (0.0, 1.0) for x in epochs[i]) for i in ids}
+            return {"mean": statistics.fmean(vals), "n": len(vals),
+                    "se": statistics.stdev(vals) / math.sqrt(len(vals)) if len(vals) > 1 else None,
+                    "observations": sum(len(epochs[i]) if pass_fail[i] else 1 for i in ids),
+                    "binary": all(pass_fail[i] or v in (0.0, 1.0) for i, v in zip(ids, vals))}
+
         for metric, entry in res["metrics"].items():
             if entry.get("group") != "grouped":
                 continue
             params = entry["params"]
+            key = params["group_key"]
             whole = params.get("all", "samples") is not False and metric == params.get("all_label", "all")
             if whole and params.get("all") == "groups":
-                names = {str(meta[i][params["group_key"]]) for i in epochs}
-                out[(name, metric)] = {"mean_of_groups": statistics.fmean(
-                    statistics.fmean(statistics.fmean(epochs[i]) for i in epochs
-                                     if str(meta[i][params["group_key"]]) == g) for g in names),
-                    "mean_over_samples": statistics.fmean(statistics.fmean(v) for v in epochs.values())}
+                groups = [over([i for i in epochs if str(meta[i][key]) == g]) for g in {str(meta[i][key]) for i in epochs}]
+                out[(name, metric)] = {
+                    "mean_of_groups": statistics.fmean(g["mean"] for g in groups),
+                    "mean_over_samples": statistics.fmean(statistics.fmean(v) for v in epochs.values()),
+                    "interval": stats_oracle.mean_of_groups(*([g[f] for g in groups] for f in
+                                                              ("mean", "se", "n", "observations", "binary")))[-2:]}
                 continue
             template = params.get("name_template", "{group_name}")
-            ids = [i for i in epochs if whole or template.format(group_name=str(meta[i][params["group_key"]])) == metric]
-            vals = [statistics.fmean(epochs[i]) for i in ids]
-            pass_fail = {i: all(x in (0.0, 1.0) for x in epochs[i]) for i in ids}
-            out[(name, metric)] = {
-                "base": params["metric"]["name"], "group": None if whole else str(meta[ids[0]][params["group_key"]]),
-                "mean": statistics.fmean(vals), "n": len(vals), "se": statistics.stdev(vals) / math.sqrt(len(vals)) if len(vals) > 1 else None,
-                "observations": sum(len(epochs[i]) if pass_fail[i] else 1 for i in ids),
-                "binary": all(pass_fail[i] or v in (0.0, 1.0) for i, v in zip(ids, vals))}
+            ids = [i for i in epochs if whole or template.format(group_name=str(meta[i][key])) == metric]
+            out[(name, metric)] = {"base": params["metric"]["name"], "group": None if whole else str(meta[ids[0]][key]),
+                                   **over(ids)}
     return out
 
 
@@ -345,22 +352,31 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     key) and one for the whole. Each is recomputed over its own samples, with that group's counts and interval, and
     equals both inspect_ai's stored value and an oracle that groups the samples itself: a name template over an
     integer key, an `all` label of its own, a grouped mean with no whole. A whole that is the mean of the group
-    values (all="groups") is recomputed as that mean, with no metric_base and no interval: never mistaken for the
-    mean over the samples."""
+    values (all="groups") is recomputed as that mean, with no metric_base (never mistaken for the mean over the
+    samples) and the interval of a mean of groups, each group a stratum weighted 1/G, where every group has two
+    samples or more."""
     db, tmp = grouped
     want = grouped_oracle(next(GROUPED.glob("*.eval")))
     got = {(r[0], r[1]): r[2:] for r in query(
         db, "select score_name, metric, metric_base, grouped_by, group_name, value_stored, value_recomputed, is_recomputed, "
-            "n_samples_scored, n_samples_attempted, n_clusters_scored, value_ci_low, value_ci_high "
+            "n_samples_scored, n_samples_attempted, n_clusters_scored, value_ci_low, value_ci_high, "
+            "value_errors_as_incorrect, value_errors_as_incorrect_ci_low, value_errors_as_incorrect_ci_high "
             "from marts.inspect_metrics where grouped_by is not null")}
     assert set(got) == set(want)
-    groups = set()
+    groups, means_of_groups = set(), {}
     for k, w in want.items():
-        base, _, group, stored, recomputed, is_recomputed, ns, na, nc, lo, hi = got[k]
+        base, _, group, stored, recomputed, is_recomputed, ns, na, nc, lo, hi, e, elo, ehi = got[k]
         if "mean_of_groups" in w:
-            assert (base, is_recomputed, lo, hi) == (None, True, None, None), k
+            assert (base, is_recomputed) == (None, True), k
             assert math.isclose(recomputed, w["mean_of_groups"], rel_tol=1e-12), k
             assert math.isclose(stored, w["mean_of_groups"], rel_tol=1e-9), k
+            # the interval of a mean of groups (no sample errored here: counting errors as incorrect changes nothing)
+            assert math.isclose(e, recomputed, rel_tol=1e-12) and (elo, ehi) == (lo, hi), k
+            means_of_groups[k] = (lo, hi)
+            if w["interval"][0] is None:
+                assert (lo, hi) == (None, None), k
+            else:
+                assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip((lo, hi), w["interval"])), (k, lo, hi, w)
             continue
         assert (base, group, is_recomputed) == (w["base"], w["group"], True), k
         assert math.isclose(recomputed, w["mean"], rel_tol=1e-12) and math.isclose(stored, w["mean"], rel_tol=1e-9), k
@@ -378,6 +394,11 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     overall = want[("by_level", "overall")]
     assert not math.isclose(overall["mean_of_groups"], overall["mean_over_samples"], rel_tol=1e-6)
     assert len(groups) >= 9
+    # by_level's mean of groups has a group of one sample (no interval); the mean of the topics, groups of 4, 4 and
+    # 2 samples, has one, about the mean of the groups
+    assert means_of_groups[("by_level", "overall")] == (None, None)
+    lo, hi = means_of_groups[("topics_equal", "all")]
+    assert 0 < lo < want[("topics_equal", "all")]["mean_of_groups"] < hi < 1
     assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
     assert run_results(tmp / "target")["r29_inspect_errored_samples_counted"]["status"] == "pass"
 

@@ -13,11 +13,17 @@ R replicates per cluster; each replicate's score is, by `kind`:
 Truth: E[expit(mu + u)] by Gauss-Hermite quadrature (the super-population mean). The paired design adds a
 second arm on the same clusters at mu + DELTA (same u): truth E[expit(mu + DELTA + u) - expit(mu + u)].
 
+The mean of groups (inspect_ai's grouped(metric, key, all="groups"): the unweighted mean of the group means,
+oracle.mean_of_groups) has a grid of its own: G groups of unequal sizes (GROUP_SIZES), group g's samples with
+effects u ~ N(0, sigma) around mu + GROUP_OFFSETS[g] (spread evenly over [-1, 1]), R epochs per sample, each
+sample its own cluster and its value the mean of its epochs; truth: the mean over the groups of
+E[expit(mu_g + u)].
+
     .venv/bin/python tests/stats/coverage_grid.py [--sims 1000] [--seed 5]
 
 prints, per score kind, the worst coverage of each interval (mean, diff, rate, and `cand`: the fix not
 taken, Wilson at the design-effect n applied to the mean) over the grid, cand's width against the mean
-interval's, and the designs below 0.93.
+interval's, and the designs below 0.93; then the same for the mean of groups.
 """
 from __future__ import annotations
 
@@ -92,6 +98,43 @@ def grid(sims: int, seed: int, kinds=KINDS):
                         yield (kind, c, r, mu, sigma, round(truth(mu, sigma), 3)), cell(rng, kind, c, r, mu, sigma, sims)
 
 
+GROUP_SIZES = ((5, 5), (12, 3), (30, 4), (6, 3, 2), (10, 10, 10), (20, 5, 3), (4, 4, 4, 4, 4), (20, 8, 4, 3, 2))
+GROUP_MUS = (0.0, 1.5, 3.0)
+GROUP_SIGMAS = (0.5, 1.5)
+
+
+def groups_cell(rng, kind, sizes, replicates, mu, sigma, sims) -> float:
+    """Coverage of the mean-of-groups interval in one design (the draws where it is not NULL: every group here
+    has at least 2 samples, so all of them)."""
+    mus = mu + np.linspace(-1.0, 1.0, len(sizes))
+    want = float(np.mean([truth(m, sigma) for m in mus]))
+    covered = 0
+    for _ in range(sims):
+        means, ses, obs, binary = [], [], [], []
+        for m, size in zip(mus, sizes):
+            x = scores(rng, kind, expit(m + sigma * rng.standard_normal(size)), replicates)
+            v = x.mean(1)                           # a sample's value: the mean of its epochs
+            means.append(float(v.mean()))
+            ses.append(oracle.cluster_se_two_pass(list(v), [1] * size))
+            obs.append(x.size)
+            binary.append(bool(np.isin(x, (0.0, 1.0)).all()))
+        *_, lo, hi = oracle.mean_of_groups(means, ses, list(sizes), obs, binary)
+        covered += lo - 1e-12 <= want <= hi + 1e-12
+    return covered / sims
+
+
+def groups_grid(sims: int, seed: int, kinds=("bin", "beta10")):
+    """((kind, group sizes, replicates, mu, sigma, truth), coverage of the mean-of-groups interval) per design."""
+    rng = np.random.default_rng(seed)
+    for kind in kinds:
+        for sizes in GROUP_SIZES:
+            for r in REPLICATES:
+                for mu in GROUP_MUS:
+                    for sigma in GROUP_SIGMAS:
+                        want = np.mean([truth(m, sigma) for m in mu + np.linspace(-1.0, 1.0, len(sizes))])
+                        yield (kind, sizes, r, mu, sigma, round(float(want), 3)), groups_cell(rng, kind, sizes, r, mu, sigma, sims)
+
+
 def main(argv=None) -> int:  # pragma: no cover - the documented manual run
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sims", type=int, default=1000)
@@ -112,6 +155,14 @@ def main(argv=None) -> int:  # pragma: no cover - the documented manual run
     for key, c in rows:
         if any(v < 0.93 for k, v in c.items() if k != "cand_width"):
             print(key, c)
+    groups = list(groups_grid(args.sims, args.seed))
+    print("\nthe mean of groups: | scores | designs | worst coverage | designs below 0.93 |")
+    for kind in ("bin", "beta10"):
+        cov = [c for (k, *_), c in groups if k == kind]
+        print(f"| {kind} | {len(cov)} | {min(cov):.3f} | {sum(v < 0.93 for v in cov)} |")
+    for key, c in groups:
+        if c < 0.93:
+            print(key, round(c, 3))
     return 0
 
 

@@ -6,7 +6,9 @@
   over its group's samples: the group whose name, put in the metric's name_template, is the entry's name; its
   whole (`all`, or its all_label) over every sample. A whole that is the mean of the group values (all="groups")
   is recomputed as that mean, the unweighted mean over the groups with a value, as inspect_ai computes it; it is
-  not the metric over the samples, so its metric_base and interval are NULL.
+  not the metric over the samples, so its metric_base is NULL. Where the groups' metric is accuracy or mean, it
+  carries the interval of a mean of groups, each group a stratum weighted 1/G (mean_of_groups_columns), and the
+  same mean with every errored, unscored sample counted 0 (over the groups with an attempted sample).
 -#}
 {%- set recomputation = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
@@ -70,6 +72,38 @@ group_means as (
     from metric_values as v
     where v.group_name is not null
     group by v.source_file, v.score_name, v.scorer, v.reducer, v.group_key, v.metric_base
+),
+
+-- the parts of the interval of a mean of groups, from each group's own mean, SE, clusters and observations
+mean_of_groups as (
+    select
+        r.source_file,
+        r.score_name,
+        r.scorer,
+        r.reducer,
+        r.group_key,
+        {{ mean_of_groups_columns('r.mean_recomputed', 'r.stderr_recomputed', 'r.n_clusters_scored',
+                                  'r.n_observations_scored', 'r.is_binary_scored', 'scored') }},
+        {{ mean_of_groups_columns('r.mean_errors_as_incorrect', 'r.errors_as_incorrect_se', 'r.n_clusters',
+                                  'r.n_observations_attempted', 'r.is_binary_attempted', 'attempted') }}
+    from recomputed as r
+    where r.group_name is not null
+    group by r.source_file, r.score_name, r.scorer, r.reducer, r.group_key
+),
+
+mean_of_groups_intervals as (
+    select
+        g.source_file,
+        g.score_name,
+        g.scorer,
+        g.reducer,
+        g.group_key,
+        g.attempted_mean as errors_as_incorrect,
+        {{ mean_interval_columns('g.scored_mean', 'g.scored_se', 'mean', 'g.scored_df + 1', 'g.scored_n_obs',
+                                 binary='g.scored_is_binary') }},
+        {{ mean_interval_columns('g.attempted_mean', 'g.attempted_se', 'errors_as_incorrect', 'g.attempted_df + 1',
+                                 'g.attempted_n_obs', binary='g.attempted_is_binary') }}
+    from mean_of_groups as g
 )
 
 select
@@ -96,11 +130,14 @@ select
     r.n_samples_attempted as n_samples_in_group,
     r.cluster_key,
     r.n_clusters_scored,
-    case when k.metric_base in ('accuracy', 'mean') then r.mean_errors_as_incorrect end as value_errors_as_incorrect,
-    case when k.metric_base in ('accuracy', 'mean') then r.mean_ci_low end as value_ci_low,
-    case when k.metric_base in ('accuracy', 'mean') then r.mean_ci_high end as value_ci_high,
-    case when k.metric_base in ('accuracy', 'mean') then r.errors_as_incorrect_ci_low end as value_errors_as_incorrect_ci_low,
-    case when k.metric_base in ('accuracy', 'mean') then r.errors_as_incorrect_ci_high end as value_errors_as_incorrect_ci_high,
+    coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_errors_as_incorrect end, gi.errors_as_incorrect)
+        as value_errors_as_incorrect,
+    coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_ci_low end, gi.mean_ci_low) as value_ci_low,
+    coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_ci_high end, gi.mean_ci_high) as value_ci_high,
+    coalesce(case when k.metric_base in ('accuracy', 'mean') then r.errors_as_incorrect_ci_low end, gi.errors_as_incorrect_ci_low)
+        as value_errors_as_incorrect_ci_low,
+    coalesce(case when k.metric_base in ('accuracy', 'mean') then r.errors_as_incorrect_ci_high end, gi.errors_as_incorrect_ci_high)
+        as value_errors_as_incorrect_ci_high,
     k.load_id
 from kinds as k
 left join recomputed as r
@@ -122,3 +159,7 @@ left join group_means as g
         k.is_mean_of_groups
         and {{ same_keys('k', 'g', ['source_file', 'score_name', 'scorer', 'group_key'], null_safe=['reducer']) }}
         and k.grouped_metric = g.metric_base
+left join mean_of_groups_intervals as gi
+    on
+        k.is_mean_of_groups and k.grouped_metric in ('accuracy', 'mean')
+        and {{ same_keys('k', 'gi', ['source_file', 'score_name', 'scorer', 'group_key'], null_safe=['reducer']) }}

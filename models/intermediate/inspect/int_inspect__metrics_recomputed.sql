@@ -115,6 +115,8 @@ select
     s.n_clusters,
     s.n_observations_scored,
     s.n_observations_attempted,
+    s.n_scored_nonbinary = 0 as is_binary_scored,
+    s.n_attempted_nonbinary = 0 as is_binary_attempted,
     s.mean_recomputed,
     s.stderr_recomputed,
     d.std_recomputed,
