@@ -28,6 +28,7 @@ interval's, and the designs below 0.93; then the same for the mean of groups.
 from __future__ import annotations
 
 import argparse
+import itertools
 
 import numpy as np
 from coverage_study import normal_mean, oracle
@@ -90,12 +91,8 @@ def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]
 def grid(sims: int, seed: int, kinds=KINDS):
     """((kind, clusters, replicates, mu, sigma, truth), coverage by interval) for every design of the grid."""
     rng = np.random.default_rng(seed)
-    for kind in kinds:
-        for c in CLUSTERS:
-            for r in REPLICATES:
-                for mu in MUS:
-                    for sigma in SIGMAS:
-                        yield (kind, c, r, mu, sigma, round(truth(mu, sigma), 3)), cell(rng, kind, c, r, mu, sigma, sims)
+    for kind, c, r, mu, sigma in itertools.product(kinds, CLUSTERS, REPLICATES, MUS, SIGMAS):
+        yield (kind, c, r, mu, sigma, round(truth(mu, sigma), 3)), cell(rng, kind, c, r, mu, sigma, sims)
 
 
 GROUP_SIZES = ((5, 5), (12, 3), (30, 4), (6, 3, 2), (10, 10, 10), (20, 5, 3), (4, 4, 4, 4, 4), (20, 8, 4, 3, 2))
@@ -103,10 +100,15 @@ GROUP_MUS = (0.0, 1.5, 3.0)
 GROUP_SIGMAS = (0.5, 1.5)
 
 
+def group_mus(mu: float, sizes: tuple[int, ...]) -> np.ndarray:
+    """The groups' centres on the logit scale: spread evenly over mu - 1 .. mu + 1."""
+    return mu + np.linspace(-1.0, 1.0, len(sizes))
+
+
 def groups_cell(rng, kind, sizes, replicates, mu, sigma, sims) -> float:
     """Coverage of the mean-of-groups interval in one design (the draws where it is not NULL: every group here
     has at least 2 samples, so all of them)."""
-    mus = mu + np.linspace(-1.0, 1.0, len(sizes))
+    mus = group_mus(mu, sizes)
     want = float(np.mean([truth(m, sigma) for m in mus]))
     covered = 0
     for _ in range(sims):
@@ -126,13 +128,9 @@ def groups_cell(rng, kind, sizes, replicates, mu, sigma, sims) -> float:
 def groups_grid(sims: int, seed: int, kinds=("bin", "beta10")):
     """((kind, group sizes, replicates, mu, sigma, truth), coverage of the mean-of-groups interval) per design."""
     rng = np.random.default_rng(seed)
-    for kind in kinds:
-        for sizes in GROUP_SIZES:
-            for r in REPLICATES:
-                for mu in GROUP_MUS:
-                    for sigma in GROUP_SIGMAS:
-                        want = np.mean([truth(m, sigma) for m in mu + np.linspace(-1.0, 1.0, len(sizes))])
-                        yield (kind, sizes, r, mu, sigma, round(float(want), 3)), groups_cell(rng, kind, sizes, r, mu, sigma, sims)
+    for kind, sizes, r, mu, sigma in itertools.product(kinds, GROUP_SIZES, REPLICATES, GROUP_MUS, GROUP_SIGMAS):
+        want = float(np.mean([truth(m, sigma) for m in group_mus(mu, sizes)]))
+        yield (kind, sizes, r, mu, sigma, round(want, 3)), groups_cell(rng, kind, sizes, r, mu, sigma, sims)
 
 
 def main(argv=None) -> int:  # pragma: no cover - the documented manual run
