@@ -14,7 +14,7 @@ Truth: E[expit(mu + u)] by Gauss-Hermite quadrature (the super-population mean).
 second arm on the same clusters at mu + DELTA (same u): truth E[expit(mu + DELTA + u) - expit(mu + u)].
 
 The mean of groups (inspect_ai's grouped(metric, key, all="groups"): the unweighted mean of the group means,
-oracle.mean_of_groups) has a grid of its own: G groups of unequal sizes (GROUP_SIZES), group g's samples with
+oracle.mean_of_groups) has a grid of its own: G groups of equal and unequal sizes (GROUP_SIZES), group g's samples with
 effects u ~ N(0, sigma) around mu + GROUP_OFFSETS[g] (spread evenly over [-1, 1]), R epochs per sample, each
 sample its own cluster and its value the mean of its epochs; truth: the mean over the groups of
 E[expit(mu_g + u)].

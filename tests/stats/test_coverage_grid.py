@@ -51,7 +51,7 @@ def group_cells():
 
 
 def test_mean_of_groups_interval_covers_every_pass_fail_design(group_cells):
-    # inspect_ai's grouped(accuracy(), key, all="groups"): unequal groups (down to 2 samples), 1 or 3 epochs, rates
+    # inspect_ai's grouped(accuracy(), key, all="groups"): equal and unequal groups (down to 2 samples), 1 or 3 epochs, rates
     # from 0.27 to 0.98; the interval of the equal-weight mean holds its 95% on every one
     rate = {k: v for k, v in group_cells.items() if k[0] == "bin"}
     assert len(rate) == 96
