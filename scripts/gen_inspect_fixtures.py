@@ -21,7 +21,7 @@ tokenizer download). What the logs cover (issue 17):
                    (the same sample uuids) (`--retry`)
   ../inspect_grouped/  grouped() metrics: accuracy per metadata group (and its `all`), a name template and an `all`
                    label of its own with the mean of the groups as `all`, the mean of the topics as `all`, a mean
-                   per group with no `all` (`--grouped`)
+                   per group with no `all`; one sample errors (fail_on_error=False) (`--grouped`)
   ../inspect_rescore/  two models' logs and two `inspect score` copies of model-a's: one appends a scorer, one
                    scores the same runs again under the same score name (`--rescore`)
 
@@ -269,7 +269,8 @@ def _grouped() -> int:
     """One log with inspect_ai's grouped() metrics: accuracy per metadata group with the whole as `all`; a name
     template and an `all` label of its own over an integer metadata key, the `all` the mean of the groups; the mean of
     the topics' accuracies as `all` (every group of two samples or more: it has an interval); a mean per group with
-    no `all`."""
+    no `all`. One geo sample errors (its provider call fails, fail_on_error=False): grouped() leaves it out, and
+    counting it as incorrect lowers its groups and the means of groups."""
     from inspect_ai import Epochs, Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
@@ -309,14 +310,17 @@ def _grouped() -> int:
 
     qs = [("2+2", "4", "arith", 1), ("3+5", "8", "arith", 1), ("7*6", "42", "arith", 1), ("9*9", "81", "arith", 2),
           ("France", "Paris", "geo", 1), ("Germany", "Berlin", "geo", 1), ("Peru", "Lima", "geo", 2),
-          ("Chad", "NDjamena", "geo", 2), ("water", "H2O", "chem", 1), ("salt", "NaCl", "chem", 3)]
+          ("Chad", "NDjamena", "geo", 2), ("water", "H2O", "chem", 1), ("salt", "NaCl", "chem", 3),
+          ("Atlantis", "Poseidonia", "geo", 2)]
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
                    metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
     calls = {"n": 0}
 
     def out(input, tools, tool_choice, config):      # every third call answers wrong: epochs disagree
-        calls["n"] += 1
         prompt = input[-1].text if input else ""
+        if "Atlantis" in prompt:                      # the errored sample (before the count: the others answer alike)
+            raise RuntimeError("simulated provider failure")
+        calls["n"] += 1
         key = next((q for q, *_ in qs if q in prompt), None)
         right = next((t for q, t, *_ in qs if q == key), "?")
         o = ModelOutput.from_content(model="mockllm/model", content="unsure" if calls["n"] % 3 == 0 else right)
@@ -328,7 +332,7 @@ def _grouped() -> int:
     inspect_eval(Task(name="grouped_qa", dataset=data, solver=generate(),
                       scorer=[by_topic(), by_level(), topics_equal(), brevity()], epochs=Epochs(2, "mean")),
                  model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
-                 display="none", max_samples=1)
+                 display="none", max_samples=1, fail_on_error=False)
     _scrub(out_dir)
     return 0
 

@@ -300,25 +300,34 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
     """(score name, metric) -> what each entry of a grouped metric (inspect_ai's grouped(metric, group_key)) is
     over, worked out here from the samples and their metadata: the samples whose str(metadata[group_key]), put in
     the name template, is the entry's name (every sample for the whole), the epoch-mean reduced values' mean, count,
-    SE (each sample a cluster), observations and whether they are pass/fail; for a whole that is the mean of the
-    group values (all="groups"), {"mean_of_groups": that mean, "interval": the oracle's interval of a mean of groups
-    over those groups}."""
+    SE (each sample a cluster), observations and whether they are pass/fail, and the same over every sample the
+    group attempted ("attempted": an errored sample, unscored, counts one observation of 0); for a whole that is the
+    mean of the group values (all="groups"), {"mean_of_groups": that mean, "interval": the oracle's interval of a
+    mean of groups over those groups, and the same two with errors counted as incorrect}."""
     members = _members(path)
     samples = [m for k, m in members.items() if k.startswith("samples/")]
     meta = {s["id"]: s.get("metadata") or {} for s in samples}
+    attempted = list(meta)
     out: dict = {}
     for res in members["header.json"]["results"]["scores"]:
         name, scorer = res["name"], res["scorer"]
         assert res["reducer"] == "mean"
         epochs = _epochs(samples, name, scorer)
 
-        def over(ids):
-            vals = [statistics.fmean(epochs[i]) for i in ids]
-            pass_fail = {i: all(x in (0.0, 1.0) for x in epochs[i]) for i in ids}
+        def stats(ids, values):     # each sample a cluster: its epoch values (one 0 for an errored sample)
+            vals = [statistics.fmean(values[i]) for i in ids]
+            pass_fail = {i: all(x in (0.0, 1.0) for x in values[i]) for i in ids}
             return {"mean": statistics.fmean(vals), "n": len(vals),
                     "se": statistics.stdev(vals) / math.sqrt(len(vals)) if len(vals) > 1 else None,
-                    "observations": sum(len(epochs[i]) if pass_fail[i] else 1 for i in ids),
+                    "observations": sum(len(values[i]) if pass_fail[i] else 1 for i in ids),
                     "binary": all(pass_fail[i] or v in (0.0, 1.0) for i, v in zip(ids, vals))}
+
+        def over(scored, group):    # the group's scored samples, and every sample it attempted
+            return {**stats(scored, epochs), "attempted": stats(group, {i: epochs.get(i, [0.0]) for i in group})}
+
+        def interval(groups):
+            return stats_oracle.mean_of_groups(*([g[f] for g in groups] for f in
+                                                 ("mean", "se", "n", "observations", "binary")))[-2:]
 
         for metric, entry in res["metrics"].items():
             if entry.get("group") != "grouped":
@@ -327,17 +336,20 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
             key = params["group_key"]
             whole = params.get("all", "samples") is not False and metric == params.get("all_label", "all")
             if whole and params.get("all") == "groups":
-                groups = [over([i for i in epochs if str(meta[i][key]) == g]) for g in {str(meta[i][key]) for i in epochs}]
+                groups = [over([i for i in epochs if str(meta[i][key]) == g], [i for i in attempted if str(meta[i][key]) == g])
+                          for g in {str(meta[i][key]) for i in epochs}]
                 out[(name, metric)] = {
                     "mean_of_groups": statistics.fmean(g["mean"] for g in groups),
                     "mean_over_samples": statistics.fmean(statistics.fmean(v) for v in epochs.values()),
-                    "interval": stats_oracle.mean_of_groups(*([g[f] for g in groups] for f in
-                                                              ("mean", "se", "n", "observations", "binary")))[-2:]}
+                    "interval": interval(groups),
+                    "errors_as_incorrect": statistics.fmean(g["attempted"]["mean"] for g in groups),
+                    "errors_as_incorrect_interval": interval([g["attempted"] for g in groups])}
                 continue
             template = params.get("name_template", "{group_name}")
-            ids = [i for i in epochs if whole or template.format(group_name=str(meta[i][key])) == metric]
+            ids = [i for i in attempted if whole or template.format(group_name=str(meta[i][key])) == metric]
+            scored = [i for i in ids if i in epochs]
             out[(name, metric)] = {"base": params["metric"]["name"], "group": None if whole else str(meta[ids[0]][key]),
-                                   **over(ids)}
+                                   **over(scored, ids)}
     return out
 
 
@@ -354,7 +366,8 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     integer key, an `all` label of its own, a grouped mean with no whole. A whole that is the mean of the group
     values (all="groups") is recomputed as that mean, with no metric_base (never mistaken for the mean over the
     samples) and the interval of a mean of groups, each group a stratum weighted 1/G, where every group has two
-    samples or more."""
+    samples or more. One geo sample errored: grouped() leaves it out of the stored values, and the values with errors
+    counted as incorrect count it 0 in its groups, in the whole and in the means of groups, with their intervals."""
     db, tmp = grouped
     want = grouped_oracle(next(GROUPED.glob("*.eval")))
     got = {(r[0], r[1]): r[2:] for r in query(
@@ -370,22 +383,25 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
             assert (base, is_recomputed) == (None, True), k
             assert math.isclose(recomputed, w["mean_of_groups"], rel_tol=1e-12), k
             assert math.isclose(stored, w["mean_of_groups"], rel_tol=1e-9), k
-            # the interval of a mean of groups (no sample errored here: counting errors as incorrect changes nothing)
-            assert math.isclose(e, recomputed, rel_tol=1e-12) and (elo, ehi) == (lo, hi), k
-            means_of_groups[k] = (lo, hi)
-            if w["interval"][0] is None:
-                assert (lo, hi) == (None, None), k
-            else:
-                assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip((lo, hi), w["interval"])), (k, lo, hi, w)
+            # the interval of a mean of groups, and the same mean and interval with the errored sample counted 0
+            assert math.isclose(e, w["errors_as_incorrect"], rel_tol=1e-12), k
+            means_of_groups[k] = (lo, hi, e, elo, ehi)
+            for got_interval, want_interval in (((lo, hi), w["interval"]), ((elo, ehi), w["errors_as_incorrect_interval"])):
+                if want_interval[0] is None:
+                    assert got_interval == (None, None), k
+                else:
+                    assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got_interval, want_interval)), (k, got_interval, w)
             continue
         assert (base, group, is_recomputed) == (w["base"], w["group"], True), k
         assert math.isclose(recomputed, w["mean"], rel_tol=1e-12) and math.isclose(stored, w["mean"], rel_tol=1e-9), k
-        assert ns == na == nc == w["n"], k
-        want_lo, want_hi = stats_oracle.clustered_mean_ci(w["mean"], w["se"], w["n"], w["observations"], binary=w["binary"])
-        if want_lo is None:     # a group of one sample: no interval
-            assert (lo, hi) == (None, None), k
-        else:
-            assert math.isclose(lo, want_lo, abs_tol=1e-9) and math.isclose(hi, want_hi, abs_tol=1e-9), (k, lo, hi, want_lo, want_hi)
+        assert ns == nc == w["n"] and na == w["attempted"]["n"], k
+        assert math.isclose(e, w["attempted"]["mean"], rel_tol=1e-12), k
+        for got_interval, of in (((lo, hi), w), ((elo, ehi), w["attempted"])):
+            want_interval = stats_oracle.clustered_mean_ci(of["mean"], of["se"], of["n"], of["observations"], binary=of["binary"])
+            if want_interval[0] is None:     # a group of one sample: no interval
+                assert got_interval == (None, None), k
+            else:
+                assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got_interval, want_interval)), (k, got_interval, want_interval)
         groups.add(k)
     assert {("by_topic", "all"), ("by_topic", "arith"), ("by_level", "level_1"), ("by_level", "level_3"),
             ("brevity", "geo")} <= groups
@@ -396,9 +412,13 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     assert len(groups) >= 9
     # by_level's mean of groups has a group of one sample (no interval); the mean of the topics, groups of 4, 4 and
     # 2 samples, has one, about the mean of the groups
-    assert means_of_groups[("by_level", "overall")] == (None, None)
-    lo, hi = means_of_groups[("topics_equal", "all")]
+    assert means_of_groups[("by_level", "overall")][:2] == (None, None)
+    lo, hi, e, elo, ehi = means_of_groups[("topics_equal", "all")]
     assert 0 < lo < want[("topics_equal", "all")]["mean_of_groups"] < hi < 1
+    # the errored geo sample: in its groups' attempted counts, and it lowers the mean of the topics and its interval
+    assert want[("by_topic", "geo")]["attempted"]["n"] == want[("by_topic", "geo")]["n"] + 1
+    assert want[("by_level", "level_2")]["attempted"]["n"] == want[("by_level", "level_2")]["n"] + 1
+    assert 0 < elo < e < ehi < 1 and e < want[("topics_equal", "all")]["mean_of_groups"] and elo < lo, (e, elo, lo)
     assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
     assert run_results(tmp / "target")["r29_inspect_errored_samples_counted"]["status"] == "pass"
 
