@@ -24,6 +24,8 @@ tokenizer download). What the logs cover (issue 17):
                    per group with no `all`; one sample errors (fail_on_error=False) (`--grouped`)
   ../inspect_rescore/  two models' logs and two `inspect score` copies of model-a's: one appends a scorer, one
                    scores the same runs again under the same score name (`--rescore`)
+  ../inspect_scales/  two models' logs with scores off the unit range (3 to 9, and a constant 5) and two grouped
+                   metrics on one scorer, whose entries inspect_ai stores under keys made unique (`all2`) (`--scales`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -427,6 +429,67 @@ def _rescore() -> int:
     return 0
 
 
+def _scales() -> int:
+    """Two models' logs of one task (fixtures/inspect_scales/) with scores off the unit range and metric keys that
+    inspect_ai made unique: `rating`, a number from 3 to 9 per sample (mean, stderr and the mean of the topics'
+    means); `steady`, 5.0 for every sample (no spread); `two_groupings`, pass/fail with two grouped metrics whose
+    entries share names (the second `all` is stored under the key `all2`, the second `arith` under `arith2`)."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import Score, Target, accuracy, grouped, mean, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
+
+    @scorer(metrics=[mean(), stderr(), grouped(mean(), "topic", all="groups")])
+    def rating():
+        async def score(state: TaskState, target: Target):
+            return Score(value=float(3 + len(state.output.completion) % 7))
+        return score
+
+    @scorer(metrics=[mean(), stderr()])
+    def steady():
+        async def score(state: TaskState, target: Target):
+            return Score(value=5.0)
+        return score
+
+    @scorer(metrics=[grouped(accuracy(), "topic"), grouped(accuracy(), "level", all="groups"),
+                     grouped(mean(), "topic", all=False)])
+    def two_groupings():
+        async def score(state: TaskState, target: Target):
+            return Score(value="C" if state.output.completion.strip() == target.text else "I")
+        return score
+
+    qs = [("2+2", "4", "arith", 1), ("3+5", "8", "arith", 2), ("7*6", "42", "arith", 2), ("France", "Paris", "geo", 1),
+          ("Germany", "Berlin", "geo", 1), ("Peru", "Lima", "geo", 2), ("water", "H2O", "chem", 1),
+          ("salt", "NaCl", "chem", 2)]
+    answers = {"model-a": {"2+2": "4", "3+5": "8", "7*6": "forty-two", "France": "Paris", "Germany": "Berlin",
+                           "Peru": "Lima, Peru", "water": "H2O", "salt": "salt"},
+               "model-b": {"2+2": "4", "3+5": "eight", "7*6": "42", "France": "Paris, France", "Germany": "Bonn",
+                           "Peru": "Lima", "water": "dihydrogen monoxide", "salt": "NaCl"}}
+    data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
+                   metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
+
+    def outputs(name: str, right: dict[str, str]):
+        def out(input, tools, tool_choice, config):
+            prompt = input[-1].text if input else ""
+            o = ModelOutput.from_content(model=name, content=next((v for k, v in right.items() if k in prompt), "?"))
+            o.usage = ModelUsage(input_tokens=25, output_tokens=4, total_tokens=29)
+            return o
+        return out
+
+    out_dir = OUT.parent / "inspect_scales"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model, right in answers.items():
+        name = f"mockllm/{model}"
+        inspect_eval(Task(name="qa_scales", dataset=data, solver=generate(),
+                          scorer=[rating(), steady(), two_groupings()], epochs=Epochs(2, "mean")),
+                     model=get_model(name, custom_outputs=outputs(name, right)), log_dir=str(out_dir),
+                     log_format="eval", display="none")
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
@@ -440,6 +503,8 @@ def main() -> int:
         return _grouped()
     if "--rescore" in sys.argv[1:]:
         return _rescore()
+    if "--scales" in sys.argv[1:]:
+        return _scales()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):

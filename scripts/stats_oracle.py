@@ -160,13 +160,14 @@ def clustered_rate_ci(k, n, se, n_clusters):
     return wilson_crit(p, n_eff, t_crit(n_clusters - 1))
 
 
-def mean_of_groups(means, ses, clusters, n_obs, binary):
+def mean_of_groups(means, ses, clusters, n_obs, binary, lower=0.0, upper=1.0):
     """An unweighted mean of G group means (inspect_ai's grouped(..., all="groups")), the groups fixed strata
     weighted 1/G: (mean, SE, df, n, lo, hi). SE = sqrt(sum SE_g^2) / G; df = floor (+ 1e-9) of Welch-Satterthwaite
     (sum SE_g^2)^2 / sum(SE_g^4 / (C_g - 1)), at least 1, and min(C_g) - 1 when every SE_g is 0 (below 1e-12); n = G^2 / sum(1 / n_g),
     the observations an equal-weight mean of binomial groups carries. The interval is clustered_mean_ci at df + 1
     clusters and n observations, binary when every group is. A group whose mean is None is not a group of the mean;
-    the SE and interval are None when a group's SE is None (a group of one cluster)."""
+    the SE and interval are None when a group's SE is None (a group of one cluster). lower / upper: the values'
+    range (None: not stated)."""
     groups = [(m, s, c, n, b) for m, s, c, n, b in zip(means, ses, clusters, n_obs, binary) if m is not None]
     if not groups:
         return None, None, None, None, None, None
@@ -179,7 +180,7 @@ def mean_of_groups(means, ses, clusters, n_obs, binary):
     se = math.sqrt(sum(var)) / g
     den = sum(v * v / (c - 1) for v, (_, _, c, _, _) in zip(var, groups))
     df = max(1, math.floor(sum(var) ** 2 / den + 1e-9)) if sum(var) > 0 else min(c for _, _, c, _, _ in groups) - 1
-    lo, hi = clustered_mean_ci(mean, se, df + 1, n, binary=all(b for *_, b in groups))
+    lo, hi = clustered_mean_ci(mean, se, df + 1, n, lower, upper, binary=all(b for *_, b in groups))
     return mean, se, df, n, lo, hi
 
 

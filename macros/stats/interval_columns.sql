@@ -7,8 +7,12 @@
   widen_to_mean=true clips to [least(0, mean), greatest(1, mean)] (a score normally in [0, 1]
   that the logs may exceed). binary: a SQL boolean, true when every observation is 0 or 1 (then the
   mean is a clustered binary rate and takes the rate interval; clustered_mean_bound).
+  bounded: a SQL boolean, true when the values are known to lie in [lower, upper] (a score whose range the log does
+  not state, e.g. inspect_ai's mean() of any number: every value in [0, 1]). Where it is false the range is unknown:
+  mean -/+ t(C-1, 0.975) * SE, unclipped, and NULL when SE = 0 (no bound to build an interval from).
 -#}
-{% macro mean_interval_columns(mean, se, prefix, n_clusters, n_obs, lower=0, upper=1, widen_to_mean=false, binary=none) -%}
+{% macro mean_interval_columns(mean, se, prefix, n_clusters, n_obs, lower=0, upper=1, widen_to_mean=false, binary=none,
+                               bounded=none) -%}
     case when {{ mean }} is not null then {{ se }} end as {{ prefix }}_se,
     {%- for side in ['low', 'high'] %}
     {%- if widen_to_mean %}
@@ -17,10 +21,23 @@
         else {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side,
                                      lower='least(0, ' ~ mean ~ ')', upper='greatest(1, ' ~ mean ~ ')') }}
     end) as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
+    {%- elif bounded is not none %}
+    {{ bounded_or_unknown_range_bound(mean, se, n_clusters, n_obs, side, lower, upper, bounded, binary=binary) }} as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
     {%- else %}
     {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, lower=lower, upper=upper, binary=binary) }} as {{ prefix }}_ci_{{ side }}{{ ',' if side == 'low' }}
     {%- endif %}
     {%- endfor %}
+{%- endmacro %}
+
+{#-
+  clustered_mean_bound on [lower, upper] where `bounded` (a SQL boolean) holds; otherwise on a range the data do not
+  state: mean -/+ t(C-1, 0.975) * SE, unclipped, and NULL when SE = 0.
+-#}
+{% macro bounded_or_unknown_range_bound(mean, se, n_clusters, n_obs, side, lower, upper, bounded, binary=none) -%}
+    (case
+        when ({{ bounded }}) then {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, lower=lower, upper=upper, binary=binary) }}
+        when ({{ se }}) > 1e-12 then {{ clustered_mean_bound(mean, se, n_clusters, n_obs, side, lower=none, upper=none) }}
+    end)
 {%- endmacro %}
 
 {#-
@@ -55,11 +72,16 @@
   The column block of one PAIRED difference in [lower, upper] ([-1, 1] by default; none = unbounded, for
   costs) over C clusters of pairs: <prefix>_ci_low,
   <prefix>_ci_high (t(C-1), clustered_mean_bound), <prefix>_ci_reason, and the t MDD as `mdd_name`
-  (default <prefix>_mdd).
+  (default <prefix>_mdd). bounded: as in mean_interval_columns (false: a range the data do not state).
 -#}
-{% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none, lower=-1, upper=1) -%}
-    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'low', lower=lower, upper=upper) }} as {{ prefix }}_ci_low,
-    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, 'high', lower=lower, upper=upper) }} as {{ prefix }}_ci_high,
+{% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none, lower=-1, upper=1, bounded=none) -%}
+    {%- for side in ['low', 'high'] %}
+    {%- if bounded is not none %}
+    {{ bounded_or_unknown_range_bound(mean, se, n_clusters, n_pairs, side, lower, upper, bounded) }} as {{ prefix }}_ci_{{ side }},
+    {%- else %}
+    {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, side, lower=lower, upper=upper) }} as {{ prefix }}_ci_{{ side }},
+    {%- endif %}
+    {%- endfor %}
     cast({{ ci_null_reason(mean, n_clusters) }} as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
     {{ t_min_detectable_difference(se, n_clusters) }} as {{ mdd_name or prefix ~ '_mdd' }}
 {%- endmacro %}
@@ -104,11 +126,11 @@
   <test>p_family_size) and the p_adjusted_columns (<test>p_holm, <test>p_bh).
 -#}
 {% macro paired_test_columns(alias, diff, n_clusters, n_pairs, test='', family_size_name=none, arm_corr=true,
-                             lower=-1, upper=1) -%}
+                             lower=-1, upper=1, bounded=none) -%}
     cast({{ alias }}.{{ diff }}_mean as double) as {{ diff }}_mean,
     cast({{ alias }}.{{ diff }}_se as double) as {{ diff }}_se,
     {{ paired_difference_columns(diff, alias ~ '.' ~ diff ~ '_mean', alias ~ '.' ~ diff ~ '_se', n_clusters, n_pairs,
-                                 lower=lower, upper=upper) }},
+                                 lower=lower, upper=upper, bounded=bounded) }},
     {%- if arm_corr %}
     cast({{ alias }}.{{ test }}arm_corr as double) as {{ test }}arm_corr,
     {%- endif %}

@@ -334,7 +334,8 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
                 continue
             params = entry["params"]
             key = params["group_key"]
-            whole = params.get("all", "samples") is not False and metric == params.get("all_label", "all")
+            named = entry.get("name", metric)       # a key inspect_ai made unique (`all2`) keeps the entry's name
+            whole = params.get("all", "samples") is not False and named == params.get("all_label", "all")
             if whole and params.get("all") == "groups":
                 groups = [over([i for i in epochs if str(meta[i][key]) == g], [i for i in attempted if str(meta[i][key]) == g])
                           for g in {str(meta[i][key]) for i in epochs}]
@@ -346,7 +347,7 @@ def grouped_oracle(path: Path) -> dict[tuple[str, str], dict | None]:
                     "errors_as_incorrect_interval": interval([g["attempted"] for g in groups])}
                 continue
             template = params.get("name_template", "{group_name}")
-            ids = [i for i in attempted if whole or template.format(group_name=str(meta[i][key])) == metric]
+            ids = [i for i in attempted if whole or template.format(group_name=str(meta[i][key])) == named]
             scored = [i for i in ids if i in epochs]
             out[(name, metric)] = {"base": params["metric"]["name"], "group": None if whole else str(meta[ids[0]][key]),
                                    **over(scored, ids)}

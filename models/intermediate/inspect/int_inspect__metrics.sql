@@ -20,26 +20,34 @@ recomputed as (
     select * from {{ ref('int_inspect__metrics_recomputed') }}
 ),
 
+-- an entry's own name: its key, unless inspect_ai made the key unique with a number (`all2` for a second `all`)
+named as (
+    select
+        s.*,
+        coalesce(s.metric_name, s.metric) as entry_name
+    from stored as s
+),
+
 -- what each stored value is: the metric itself, or the metric a grouped metric applies, over which samples
 kinds as (
     select
         s.*,
         (
             s.metric_group = 'grouped' and coalesce(s.group_all, 'samples') <> 'false'
-            and s.metric = coalesce(s.group_all_label, 'all')
+            and s.entry_name = coalesce(s.group_all_label, 'all')
         ) as is_group_whole,
         (
             s.metric_group = 'grouped' and s.group_all = 'groups'
-            and s.metric = coalesce(s.group_all_label, 'all')
+            and s.entry_name = coalesce(s.group_all_label, 'all')
         ) as is_mean_of_groups,
         case
-            when coalesce(s.metric_group, '') <> 'grouped' then s.metric
+            when coalesce(s.metric_group, '') <> 'grouped' then s.entry_name
             when
-                s.metric = coalesce(s.group_all_label, 'all') and coalesce(s.group_all, 'samples') = 'groups'
+                s.entry_name = coalesce(s.group_all_label, 'all') and coalesce(s.group_all, 'samples') = 'groups'
                 then null
             else s.grouped_metric
         end as metric_base
-    from stored as s
+    from named as s
 ),
 
 -- each metric evalhouse recomputes, over each recomputation's samples (a score's, or one group's); inspect_ai's
@@ -85,7 +93,8 @@ mean_of_groups as (
         {{ mean_of_groups_columns('r.mean_recomputed', 'r.stderr_recomputed', 'r.n_clusters_scored',
                                   'r.n_observations_scored', 'r.is_binary_scored', 'scored') }},
         {{ mean_of_groups_columns('r.mean_errors_as_incorrect', 'r.errors_as_incorrect_se', 'r.n_clusters',
-                                  'r.n_observations_attempted', 'r.is_binary_attempted', 'attempted') }}
+                                  'r.n_observations_attempted', 'r.is_binary_attempted', 'attempted') }},
+        min(case when r.is_unit_range then 1 else 0 end) = 1 as is_unit_range
     from recomputed as r
     where r.group_name is not null
     group by r.source_file, r.score_name, r.scorer, r.reducer, r.group_key
@@ -100,9 +109,9 @@ mean_of_groups_intervals as (
         g.group_key,
         g.attempted_mean as errors_as_incorrect,
         {{ mean_interval_columns('g.scored_mean', 'g.scored_se', 'mean', 'g.scored_df + 1', 'g.scored_n_obs',
-                                 binary='g.scored_is_binary') }},
+                                 binary='g.scored_is_binary', bounded='g.is_unit_range') }},
         {{ mean_interval_columns('g.attempted_mean', 'g.attempted_se', 'errors_as_incorrect', 'g.attempted_df + 1',
-                                 'g.attempted_n_obs', binary='g.attempted_is_binary') }}
+                                 'g.attempted_n_obs', binary='g.attempted_is_binary', bounded='g.is_unit_range') }}
     from mean_of_groups as g
 )
 
@@ -147,7 +156,7 @@ left join recomputed as r
             (r.group_key is null and (coalesce(k.metric_group, '') <> 'grouped' or k.is_group_whole))
             or (
                 k.metric_group = 'grouped' and not k.is_group_whole and k.group_key = r.group_key
-                and k.metric = replace(coalesce(k.group_name_template, '{group_name}'), '{group_name}', r.group_name)
+                and k.entry_name = replace(coalesce(k.group_name_template, '{group_name}'), '{group_name}', r.group_name)
             )
         )
 left join metric_values as v

@@ -14,6 +14,9 @@
   A score with a grouped metric (inspect_ai's grouped(metric, group_key)) gets one more row per group of its
   samples (group_key, group_name: the sample-metadata value, as grouped() names the group), the same numbers over
   that group's samples; the row of the whole score has group_key and group_name NULL.
+  inspect_ai's mean() takes any number, and a log does not state a score's range: a score (and reducer) whose values
+  all lie in [0, 1] is on the unit range (is_unit_range, the same on its whole and every group), and its intervals
+  are the unit-range ones; any other score's are mean -/+ t(C - 1) x SE, unclipped, NULL when SE = 0.
 -#}
 {#- one metric of a log: a score, its scorer and reducer, and (for a grouped metric) one group of its samples #}
 {%- set metric = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
@@ -72,7 +75,9 @@ clusters as (
         sum(v.value) as attempted_sum,
         count(*) as attempted_n,
         count(case when not v.is_binary then 1 end) as attempted_nonbinary,
-        sum(v.n_observations) as attempted_observations
+        sum(v.n_observations) as attempted_observations,
+        min(v.value) as attempted_min,
+        max(v.value) as attempted_max
     from sample_values as v
     group by {{ qualified('v', metric) }}, v.cluster_key, v.cluster_id
 ),
@@ -101,9 +106,20 @@ summed as (
         sum(c.attempted_sum) / sum(c.attempted_n) as mean_errors_as_incorrect,
         {{ cluster_se('c.attempted_sum', 'c.attempted_n') }} as errors_as_incorrect_se,
         sum(c.attempted_nonbinary) as n_attempted_nonbinary,
-        cast(sum(c.attempted_observations) as bigint) as n_observations_attempted
+        cast(sum(c.attempted_observations) as bigint) as n_observations_attempted,
+        min(c.attempted_min) >= 0 and max(c.attempted_max) <= 1 as is_unit_range_here
     from clusters as c
     group by {{ qualified('c', metric) }}
+),
+
+-- a score's range is its whole's (every sample it attempted), the same for each of its groups
+ranged as (
+    select
+        s.*,
+        min(case when s.is_unit_range_here then 1 else 0 end) over (
+            partition by s.source_file, s.score_name, s.scorer, s.reducer
+        ) = 1 as is_unit_range
+    from summed as s
 )
 
 select
@@ -117,16 +133,17 @@ select
     s.n_observations_attempted,
     s.n_scored_nonbinary = 0 as is_binary_scored,
     s.n_attempted_nonbinary = 0 as is_binary_attempted,
+    s.is_unit_range,
     s.mean_recomputed,
     s.stderr_recomputed,
     d.std_recomputed,
     d.var_recomputed,
     {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_clusters_scored', 's.n_observations_scored',
-                             binary='s.n_scored_nonbinary = 0') }},
+                             binary='s.n_scored_nonbinary = 0', bounded='s.is_unit_range') }},
     s.mean_errors_as_incorrect,
     {{ mean_interval_columns('s.mean_errors_as_incorrect', 's.errors_as_incorrect_se', 'errors_as_incorrect', 's.n_clusters',
-                             's.n_observations_attempted', binary='s.n_attempted_nonbinary = 0') }}
-from summed as s
+                             's.n_observations_attempted', binary='s.n_attempted_nonbinary = 0', bounded='s.is_unit_range') }}
+from ranged as s
 inner join spread as d
     on
         {{ same_keys('s', 'd', ['source_file', 'score_name', 'scorer'], null_safe=['reducer', 'group_key', 'group_name']) }}

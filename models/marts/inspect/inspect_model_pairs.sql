@@ -4,9 +4,11 @@
   when both attempted exactly the same samples (R30). Per sample d = value_b - value_a (model_a sorts first; an
   errored, unscored sample counts 0, R29); the mean of d with its cluster-robust SE (a cluster is a sample, its
   epochs already reduced, or the samples sharing the metadata value a clustered stderr declares), the t(C-1)
-  interval, MDD, the paired t-test p-value on C - 1 degrees of freedom and Holm / BH within the family of all
-  model pairs of one (task, score, reducer). Logs of other statuses, scorers and reducers are never pooled. An arm
-  that an `inspect score` copy repeats (the same runs, the same values) is compared once, in the log recorded first.
+  interval (clipped to [-1, 1] where both arms' values lie in [0, 1]; unclipped, and NULL when SE = 0, for a score off
+  the unit range, whose range the log does not state), MDD, the paired t-test p-value on C - 1 degrees of freedom
+  and Holm / BH within the family of all model pairs of one (task, score, reducer). Logs of other statuses, scorers
+  and reducers are never pooled. An arm that an `inspect score` copy repeats (the same runs, the same values) is
+  compared once, in the log recorded first.
 -#}
 {#- one comparison: a pair of logs (model_a's first) on one (task, task arguments, score, reducer) #}
 {%- set comparison = ['task', 'task_args_json', 'score_name', 'scorer', 'reducer', 'model_a', 'model_b',
@@ -116,7 +118,9 @@ clusters as (
         max(p.n_samples_a) as n_samples_a,
         max(p.n_samples_b) as n_samples_b,
         max(p.created_at_a) as created_at_a,
-        max(p.created_at_b) as created_at_b
+        max(p.created_at_b) as created_at_b,
+        min(least(p.value_a, p.value_b)) as value_min,
+        max(greatest(p.value_a, p.value_b)) as value_max
     from pairs as p
     group by {{ qualified('p', comparison) }}, p.cluster_id
 ),
@@ -145,7 +149,9 @@ compared as (
         sum(c.value_diff_sum) / sum(c.n_pairs) as value_diff_mean,
         {{ cluster_se('c.value_diff_sum', 'c.n_pairs') }} as value_diff_se,
         max(c.created_at_a) as created_at_a,
-        max(c.created_at_b) as created_at_b
+        max(c.created_at_b) as created_at_b,
+        -- both arms' values in [0, 1]: the difference is in [-1, 1]; any other score's range is unknown
+        min(c.value_min) >= 0 and max(c.value_max) <= 1 as is_unit_range
     from clusters as c
     group by {{ qualified('c', comparison) }}
 ),
@@ -181,7 +187,7 @@ select
     r.value_mean_b,
     cast(r.family as {{ dbt.type_string() }}) as family,
     cast(r.family_size as bigint) as family_size,
-    {{ paired_test_columns('r', 'value_diff', 'r.n_clusters', 'r.n_pairs') }},
+    {{ paired_test_columns('r', 'value_diff', 'r.n_clusters', 'r.n_pairs', bounded='r.is_unit_range') }},
     r.created_at_a,
     r.created_at_b
 from ranked as r

@@ -4,6 +4,8 @@
   `cluster_key` is the sample-metadata key a clustered stderr declares (stderr(cluster=...)). A grouped metric
   (inspect_ai's grouped(metric, group_key)) stores one entry per group and one for the whole: `metric_group` is
   'grouped' and the group_* columns carry its parameters as logged (NULL where the log leaves a default).
+  `metric` is the entry's key in the log; `metric_name` its own name, which differs where inspect_ai made the key
+  unique with a number (two grouped metrics on one scorer: `all` and `all2`).
 -#}
 with members as (
     select * from {{ ref('base_inspect__members') }}
@@ -29,6 +31,7 @@ select
     {{ try_cast_text(json_text('r.score_json', '$.scored_samples'), 'integer') }} as scored_samples_stored,
     {{ try_cast_text(json_text('r.score_json', '$.unscored_samples'), 'integer') }} as unscored_samples_stored,
     mt.key as metric,
+    {{ json_text('mt.value', '$.name') }} as metric_name,
     try_cast({{ json_text('mt.value', '$.value') }} as double) as value_stored,
     {{ json_text('mt.value', '$.params.cluster') }} as cluster_key,
     {{ json_text('mt.value', '$.group') }} as metric_group,
