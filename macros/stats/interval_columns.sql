@@ -72,7 +72,8 @@
   The column block of one PAIRED difference in [lower, upper] ([-1, 1] by default; none = unbounded, for
   costs) over C clusters of pairs: <prefix>_ci_low,
   <prefix>_ci_high (t(C-1), clustered_mean_bound), <prefix>_ci_reason, and the t MDD as `mdd_name`
-  (default <prefix>_mdd). bounded: as in mean_interval_columns (false: a range the data do not state).
+  (default <prefix>_mdd). bounded: as in mean_interval_columns (false: a range the data do not state; an
+  interval NULL for want of spread there says so in <prefix>_ci_reason).
 -#}
 {% macro paired_difference_columns(prefix, mean, se, n_clusters, n_pairs, mdd_name=none, lower=-1, upper=1, bounded=none) -%}
     {%- for side in ['low', 'high'] %}
@@ -82,7 +83,15 @@
     {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, side, lower=lower, upper=upper) }} as {{ prefix }}_ci_{{ side }},
     {%- endif %}
     {%- endfor %}
+    {%- if bounded is not none %}
+    cast(case
+        when not ({{ bounded }}) and ({{ se }}) <= 1e-12 and ({{ mean }}) is not null and ({{ n_clusters }}) >= 2
+            then 'no spread, and the range is not stated'
+        else {{ ci_null_reason(mean, n_clusters) }}
+    end as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
+    {%- else %}
     cast({{ ci_null_reason(mean, n_clusters) }} as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
+    {%- endif %}
     {{ t_min_detectable_difference(se, n_clusters) }} as {{ mdd_name or prefix ~ '_mdd' }}
 {%- endmacro %}
 

@@ -1,7 +1,8 @@
 -- R25 (per row): on every row of an aggregate mart, a rate or mean that is reported carries its
 -- interval whenever the data allow one, and the interval contains it:
 --   Wilson / no standard-error column: estimate not null (so n > 0) -> ci_low and ci_high not null;
---   clustered (a <stem>_se column): n_clusters >= 2 -> se not null; se not null -> interval not null;
+--   clustered (a <stem>_se column): n_clusters >= 2 -> se not null; se not null -> interval not null, unless
+--   <stem>_ci_reason says why (no spread on a score whose range the logs do not state);
 --   a NULL interval on a row with an estimate names its reason (<stem>_ci_reason) where the mart has one;
 --   every non-null interval satisfies ci_low <= estimate <= ci_high (1e-9 slack);
 --   no interval is zero-width around an estimate strictly inside its range ((0, 1), (-1, 1) for a
@@ -38,7 +39,8 @@
             r.column ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)' ~ no_reason)) %}
     {%- else %}
         {%- do checks.append((r, 'clustered interval null while the standard error is known',
-            r.column ~ ' is not null and ' ~ r.se ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)')) %}
+            r.column ~ ' is not null and ' ~ r.se ~ ' is not null and (' ~ r.lo ~ ' is null or ' ~ r.hi ~ ' is null)'
+            ~ no_reason)) %}
         {%- if r.n_clusters is not none %}
             {%- do checks.append((r, 'standard error null with ' ~ r.n_clusters ~ ' >= 2',
                 r.column ~ ' is not null and ' ~ r.n_clusters ~ ' >= 2 and ' ~ r.se ~ ' is null')) %}

@@ -96,8 +96,9 @@ def test_a_model_difference_off_the_unit_range_is_not_clipped(built):
                    pytest.approx(hi, abs=1e-9))
     assert row[2] - row[1] > 2                                 # wider than [-1, 1] could hold
     # the same constant on both sides: a difference of 0 with no spread, and no interval (not [0, 0])
-    assert query(db, "select value_diff_mean, value_diff_ci_low, value_diff_ci_high from marts.inspect_model_pairs "
-                     "where score_name = 'steady'") == [(0.0, None, None)]
+    assert query(db, "select value_diff_mean, value_diff_ci_low, value_diff_ci_high, value_diff_ci_reason "
+                     "from marts.inspect_model_pairs where score_name = 'steady'") == [
+        (0.0, None, None, "no spread, and the range is not stated")]
 
 
 def test_entries_stored_under_keys_made_unique_are_recomputed_by_their_names(built):
