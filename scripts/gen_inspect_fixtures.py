@@ -381,6 +381,19 @@ def _retry() -> int:
     return 0
 
 
+def _answers(name: str, right: dict[str, str], tokens: tuple[int, int]):
+    """A mockllm output function: the answer `right` gives for the first of its keys in the prompt ("?" for none),
+    with fixed token usage (input, output)."""
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    def out(input, tools, tool_choice, config):
+        prompt = input[-1].text if input else ""
+        o = ModelOutput.from_content(model=name, content=next((v for k, v in right.items() if k in prompt), "?"))
+        o.usage = ModelUsage(input_tokens=tokens[0], output_tokens=tokens[1], total_tokens=sum(tokens))
+        return o
+    return out
+
+
 def _rescore() -> int:
     """Two models' logs and two `inspect score` copies of model-a's (fixtures/inspect_rescore/). A copy keeps the
     log's runs (the same sample uuids, eval id and creation time) and, with action append, its scores: `append` adds
@@ -390,7 +403,7 @@ def _rescore() -> int:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
     from inspect_ai.log import read_eval_log, write_eval_log
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.model import get_model
     from inspect_ai.scorer import includes, match
     from inspect_ai.solver import generate
 
@@ -400,14 +413,6 @@ def _rescore() -> int:
                "model-b": {"2+2": "4", "3+5": "8", "France": "Lyon", "Germany": "Berlin", "Italy": "Rome",
                            "Spain": "Madrid"}}
 
-    def outputs(name: str, right: dict[str, str]):
-        def out(input, tools, tool_choice, config):
-            prompt = input[-1].text if input else ""
-            o = ModelOutput.from_content(model=name, content=next((v for k, v in right.items() if k in prompt), "?"))
-            o.usage = ModelUsage(input_tokens=30, output_tokens=6, total_tokens=36)
-            return o
-        return out
-
     data = [Sample(id=f"s{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
     out_dir = OUT.parent / "inspect_rescore"
     shutil.rmtree(out_dir, ignore_errors=True)
@@ -415,8 +420,8 @@ def _rescore() -> int:
     for model, right in answers.items():
         name = f"mockllm/{model}"
         (log,) = inspect_eval(Task(name="qa_rescore", dataset=data, solver=generate(), scorer=match()),
-                              model=get_model(name, custom_outputs=outputs(name, right)), log_dir=str(out_dir),
-                              log_format="eval", display="none")
+                              model=get_model(name, custom_outputs=_answers(name, right, (30, 6))),
+                              log_dir=str(out_dir), log_format="eval", display="none")
         Path(log.location).rename(out_dir / f"{model}.eval")
     original = read_eval_log(str(out_dir / "model-a.eval"))
     write_eval_log(score(original, includes(), action="append", display="none"),
@@ -437,7 +442,7 @@ def _scales() -> int:
     from inspect_ai import Epochs, Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.model import get_model
     from inspect_ai.scorer import Score, Target, accuracy, grouped, mean, scorer, stderr
     from inspect_ai.solver import TaskState, generate
 
@@ -470,21 +475,13 @@ def _scales() -> int:
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
                    metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
 
-    def outputs(name: str, right: dict[str, str]):
-        def out(input, tools, tool_choice, config):
-            prompt = input[-1].text if input else ""
-            o = ModelOutput.from_content(model=name, content=next((v for k, v in right.items() if k in prompt), "?"))
-            o.usage = ModelUsage(input_tokens=25, output_tokens=4, total_tokens=29)
-            return o
-        return out
-
     out_dir = OUT.parent / "inspect_scales"
     shutil.rmtree(out_dir, ignore_errors=True)
     for model, right in answers.items():
         name = f"mockllm/{model}"
         inspect_eval(Task(name="qa_scales", dataset=data, solver=generate(),
                           scorer=[rating(), steady(), two_groupings()], epochs=Epochs(2, "mean")),
-                     model=get_model(name, custom_outputs=outputs(name, right)), log_dir=str(out_dir),
+                     model=get_model(name, custom_outputs=_answers(name, right, (25, 4))), log_dir=str(out_dir),
                      log_format="eval", display="none")
     _scrub(out_dir)
     return 0
