@@ -25,7 +25,8 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_rescore/  two models' logs and two `inspect score` copies of model-a's: one appends a scorer, one
                    scores the same runs again under the same score name (`--rescore`)
   ../inspect_scales/  two models' logs with scores off the unit range (3 to 9, and a constant 5) and two grouped
-                   metrics on one scorer, whose entries inspect_ai stores under keys made unique (`all2`) (`--scales`)
+                   metrics on one scorer, whose entries inspect_ai stores under keys made unique (`all2`), and a
+                   plain stderr beside clustered ones on one scorer (`--scales`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -315,7 +316,8 @@ def _grouped() -> int:
           ("Chad", "NDjamena", "geo", 2), ("water", "H2O", "chem", 1), ("salt", "NaCl", "chem", 3),
           ("Atlantis", "Poseidonia", "geo", 2)]
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
-                   metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
+                   metadata={"topic": g, "level": lvl, "source": f"src{(i + 1) // 2}"})
+            for i, (q, t, g, lvl) in enumerate(qs, 1)]
     calls = {"n": 0}
 
     def out(input, tools, tool_choice, config):      # every third call answers wrong: epochs disagree
@@ -438,7 +440,9 @@ def _scales() -> int:
     """Two models' logs of one task (fixtures/inspect_scales/) with scores off the unit range and metric keys that
     inspect_ai made unique: `rating`, a number from 3 to 9 per sample (mean, stderr and the mean of the topics'
     means); `steady`, 5.0 for every sample (no spread); `two_groupings`, pass/fail with two grouped metrics whose
-    entries share names (the second `all` is stored under the key `all2`, the second `arith` under `arith2`)."""
+    entries share names (the second `all` is stored under the key `all2`, the second `arith` under `arith2`);
+    `by_source`, pass/fail with a plain stderr beside a clustered one (samples cluster by their `source` metadata)
+    and a grouped clustered stderr (per topic: one topic has a single source)."""
     from inspect_ai import Epochs, Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
@@ -465,6 +469,12 @@ def _scales() -> int:
             return Score(value="C" if state.output.completion.strip() == target.text else "I")
         return score
 
+    @scorer(metrics=[accuracy(), stderr(), stderr(cluster="source"), grouped(stderr(cluster="source"), "topic")])
+    def by_source():
+        async def score(state: TaskState, target: Target):
+            return Score(value="C" if target.text in state.output.completion else "I")
+        return score
+
     qs = [("2+2", "4", "arith", 1), ("3+5", "8", "arith", 2), ("7*6", "42", "arith", 2), ("France", "Paris", "geo", 1),
           ("Germany", "Berlin", "geo", 1), ("Peru", "Lima", "geo", 2), ("water", "H2O", "chem", 1),
           ("salt", "NaCl", "chem", 2)]
@@ -473,14 +483,15 @@ def _scales() -> int:
                "model-b": {"2+2": "4", "3+5": "eight", "7*6": "42", "France": "Paris, France", "Germany": "Bonn",
                            "Peru": "Lima", "water": "dihydrogen monoxide", "salt": "NaCl"}}
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t,
-                   metadata={"topic": g, "level": lvl}) for i, (q, t, g, lvl) in enumerate(qs, 1)]
+                   metadata={"topic": g, "level": lvl, "source": f"src{(i + 1) // 2}"})
+            for i, (q, t, g, lvl) in enumerate(qs, 1)]
 
     out_dir = OUT.parent / "inspect_scales"
     shutil.rmtree(out_dir, ignore_errors=True)
     for model, right in answers.items():
         name = f"mockllm/{model}"
         inspect_eval(Task(name="qa_scales", dataset=data, solver=generate(),
-                          scorer=[rating(), steady(), two_groupings()], epochs=Epochs(2, "mean")),
+                          scorer=[rating(), steady(), two_groupings(), by_source()], epochs=Epochs(2, "mean")),
                      model=get_model(name, custom_outputs=_answers(name, right, (25, 4))), log_dir=str(out_dir),
                      log_format="eval", display="none")
     _scrub(out_dir)

@@ -3,16 +3,18 @@ two models, 8 samples, 2 epochs reduced by mean). inspect_ai's mean() takes any 
 score's range: `rating` scores 3 to 9, `steady` 5 for every sample. Their intervals, and the interval of their
 model-vs-model difference, are mean -/+ t(C - 1) x SE, never clipped to [0, 1] or [-1, 1], and NULL where SE = 0
 (no bound to build one from). `two_groupings` has two grouped metrics whose entries share names: inspect_ai stores
-the second `all` under the key `all2` and the second `arith` under `arith2`, each still named `all` / `arith`."""
+the second `all` under the key `all2` and the second `arith` under `arith2`, each still named `all` / `arith`.
+`by_source` declares a plain stderr beside clustered ones: each is recomputed on the clusters it declares."""
 from __future__ import annotations
 
 import math
+import statistics
 from pathlib import Path
 
 import pytest
 
 from helpers import FIXTURES, load_and_build, query
-from test_inspect_metrics import SELECT, _members, grouped_oracle, stats_oracle
+from test_inspect_metrics import SELECT, _clustered_se, _members, grouped_oracle, stats_oracle
 
 LOGS = FIXTURES / "inspect_scales"
 
@@ -123,4 +125,36 @@ def test_entries_stored_under_keys_made_unique_are_recomputed_by_their_names(bui
             if key in renamed and key != "all2":
                 assert group == renamed[key] and base == "mean", key
         assert rows["all2"][0] is None                      # a mean of groups, not the accuracy over the samples
+    assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
+
+
+def test_a_plain_stderr_beside_clustered_ones_is_recomputed_on_its_own_clusters(built):
+    """by_source declares stderr(), stderr(cluster="source") (stored under `stderr2`) and grouped(stderr(cluster=
+    "source"), "topic"). The plain one is inspect's stderr() over the samples (sd / sqrt(n), each sample its own
+    cluster), the others the clustered SE over the sources (of the topic's samples, for a group; 0 for a topic with
+    one source, as inspect_ai stores it); the accuracy's interval takes the sources as its clusters."""
+    db, _ = built
+    for path in sorted(LOGS.glob("*.eval")):
+        values = _reduced(path, "by_source")
+        meta = {s["id"]: s["metadata"] for k, s in _members(path).items() if k.startswith("samples/")}
+        ids = sorted(values)
+        rows = {m: tuple(r) for m, *r in query(
+            db, "select metric, value_stored, value_recomputed, is_recomputed, cluster_key, n_clusters_scored "
+                f"from marts.inspect_metrics where source_file like '%{path.name}' and score_name = 'by_source'")}
+        assert set(rows) == {"accuracy", "stderr", "stderr2", "arith", "geo", "chem", "all"}
+        plain = statistics.stdev(values[i] for i in ids) / math.sqrt(len(ids))
+        clustered = _clustered_se([values[i] for i in ids], [meta[i]["source"] for i in ids])
+        assert abs(plain - clustered) > 1e-3                   # the two stderrs differ: a mix-up would show
+        assert rows["stderr"] == (pytest.approx(plain, rel=1e-9), pytest.approx(plain, rel=1e-12), True, None, 8)
+        for key in ("stderr2", "all"):
+            assert rows[key] == (pytest.approx(clustered, rel=1e-9), pytest.approx(clustered, rel=1e-12), True,
+                                 "source", 4), key
+        for topic in ("arith", "geo", "chem"):
+            members = [i for i in ids if meta[i]["topic"] == topic]
+            sources = [meta[i]["source"] for i in members]
+            want = 0.0 if len(set(sources)) < 2 else _clustered_se([values[i] for i in members], sources)
+            assert rows[topic][:4] == (pytest.approx(want, abs=1e-12), pytest.approx(want, abs=1e-12), True,
+                                       "source"), topic
+            assert rows[topic][4] == len(set(sources)), topic
+        assert rows["accuracy"][3:] == ("source", 4)
     assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]

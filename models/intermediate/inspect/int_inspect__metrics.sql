@@ -9,6 +9,9 @@
   not the metric over the samples, so its metric_base is NULL. Where the groups' metric is accuracy or mean, it
   carries the interval of a mean of groups, each group a stratum weighted 1/G (mean_of_groups_columns), and the
   same mean with every errored, unscored sample counted 0 (over the groups with an attempted sample).
+  A stderr is recomputed on the clusters it declares: the score's (int_inspect__sample_values), or each sample its
+  own for a stderr with no cluster in a score that declares a clustered one too; a stderr with a second, different
+  cluster key is not recomputed (is_recomputed false).
 -#}
 {%- set recomputation = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
@@ -20,11 +23,13 @@ recomputed as (
     select * from {{ ref('int_inspect__metrics_recomputed') }}
 ),
 
--- an entry's own name: its key, unless inspect_ai made the key unique with a number (`all2` for a second `all`)
+-- an entry's own name: its key, unless inspect_ai made the key unique with a number (`all2` for a second `all`);
+-- and the cluster key of its score (any of its stderrs that declares one: the clusters of int_inspect__sample_values)
 named as (
     select
         s.*,
-        coalesce(s.metric_name, s.metric) as entry_name
+        coalesce(s.metric_name, s.metric) as entry_name,
+        max(s.cluster_key) over (partition by s.source_file, s.score_name, s.scorer, s.reducer) as score_cluster_key
     from stored as s
 ),
 
@@ -46,7 +51,14 @@ kinds as (
                 s.entry_name = coalesce(s.group_all_label, 'all') and coalesce(s.group_all, 'samples') = 'groups'
                 then null
             else s.grouped_metric
-        end as metric_base
+        end as metric_base,
+        -- what a stderr is recomputed as: over the score's clusters, or (a stderr with no cluster in a score that
+        -- declares one too) inspect's stderr() over the samples; NULL for a stderr of another cluster key than the
+        -- score's, which is not recomputed
+        case
+            when s.cluster_key is null and s.score_cluster_key is not null then 'stderr_per_sample'
+            when s.cluster_key is null or s.cluster_key = s.score_cluster_key then 'stderr'
+        end as stderr_as
     from named as s
 ),
 
@@ -60,10 +72,11 @@ metric_values as (
             when 'stderr' then coalesce(r.stderr_recomputed, case when r.n_reduced > 0 then 0.0 end)
             when 'std' then coalesce(r.std_recomputed, case when r.n_reduced > 0 then 0.0 end)
             when 'var' then coalesce(r.var_recomputed, case when r.n_reduced > 0 then 0.0 end)
+            when 'stderr_per_sample' then coalesce(r.stderr_per_sample, case when r.n_reduced > 0 then 0.0 end)
             else r.mean_recomputed
         end as value_recomputed
     from recomputed as r
-    cross join (values ('accuracy'), ('mean'), ('stderr'), ('std'), ('var')) as b (metric_base)
+    cross join (values ('accuracy'), ('mean'), ('stderr'), ('std'), ('var'), ('stderr_per_sample')) as b (metric_base)
 ),
 
 -- grouped(..., all="groups"): the whole is the unweighted mean of the group values (groups with no scored sample
@@ -130,15 +143,23 @@ select
     coalesce(v.value_recomputed, g.value_recomputed) as value_recomputed,
     coalesce(
         coalesce(k.metric_base, case when k.is_mean_of_groups then k.grouped_metric end)
-        in ('accuracy', 'mean', 'stderr', 'std', 'var'),
+        in ('accuracy', 'mean', 'stderr', 'std', 'var')
+        and (coalesce(k.metric_base, k.grouped_metric) <> 'stderr' or k.stderr_as is not null),
         false
     ) as is_recomputed,
     k.scored_samples_stored,
     k.unscored_samples_stored,
     r.n_reduced as n_samples_scored,
     r.n_samples_attempted as n_samples_in_group,
-    r.cluster_key,
-    r.n_clusters_scored,
+    -- the clusters of the entry's own numbers: a stderr over the samples has each sample its own
+    case
+        when coalesce(k.metric_base, k.grouped_metric) = 'stderr' and k.stderr_as = 'stderr_per_sample' then null
+        else r.cluster_key
+    end as cluster_key,
+    case
+        when coalesce(k.metric_base, k.grouped_metric) = 'stderr' and k.stderr_as = 'stderr_per_sample' then r.n_reduced
+        else r.n_clusters_scored
+    end as n_clusters_scored,
     coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_errors_as_incorrect end, gi.errors_as_incorrect)
         as value_errors_as_incorrect,
     coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_ci_low end, gi.mean_ci_low) as value_ci_low,
@@ -162,12 +183,12 @@ left join recomputed as r
 left join metric_values as v
     on
         {{ same_keys('r', 'v', ['source_file', 'score_name', 'scorer'], null_safe=['reducer', 'group_key', 'group_name']) }}
-        and k.metric_base = v.metric_base
+        and v.metric_base = case when k.metric_base = 'stderr' then k.stderr_as else k.metric_base end
 left join group_means as g
     on
         k.is_mean_of_groups
         and {{ same_keys('k', 'g', ['source_file', 'score_name', 'scorer', 'group_key'], null_safe=['reducer']) }}
-        and k.grouped_metric = g.metric_base
+        and g.metric_base = case when k.grouped_metric = 'stderr' then k.stderr_as else k.grouped_metric end
 left join mean_of_groups_intervals as gi
     on
         k.is_mean_of_groups and k.grouped_metric in ('accuracy', 'mean')

@@ -4,7 +4,7 @@
   samples that have a reduced value, and its standard error with the cluster as the unit: each sample its own
   cluster (sample standard deviation / sqrt(n), inspect's stderr()) or, where the score declares
   stderr(cluster=key), the samples sharing that metadata value (inspect's clustered stderr, with the C / (C - 1)
-  correction: cluster_se). Beside them, the same mean over every sample the log attempted (an unscored, errored
+  correction: cluster_se); stderr_per_sample is inspect's stderr() beside it, for a score that declares both. Beside them, the same mean over every sample the log attempted (an unscored, errored
   sample counts 0, R29), and the sample standard deviation and variance of the scored values (inspect's std() and
   var()). Each mean carries its 95% interval by the statistics conventions on the same clusters
   (t with C - 1 degrees of freedom), so the SE of the scored mean is inspect's stderr; a mean whose values are
@@ -86,7 +86,10 @@ spread as (
     select
         {{ qualified('v', metric) }},
         stddev_samp(case when not v.is_unscored then v.value end) as std_recomputed,
-        var_samp(case when not v.is_unscored then v.value end) as var_recomputed
+        var_samp(case when not v.is_unscored then v.value end) as var_recomputed,
+        -- inspect's stderr() with no cluster, each sample its own (a score can declare a clustered one beside it)
+        stddev_samp(case when not v.is_unscored then v.value end)
+        / sqrt(count(case when not v.is_unscored then 1 end)) as stderr_per_sample
     from sample_values as v
     group by {{ qualified('v', metric) }}
 ),
@@ -138,6 +141,7 @@ select
     s.stderr_recomputed,
     d.std_recomputed,
     d.var_recomputed,
+    d.stderr_per_sample,
     {{ mean_interval_columns('s.mean_recomputed', 's.stderr_recomputed', 'mean', 's.n_clusters_scored', 's.n_observations_scored',
                              binary='s.n_scored_nonbinary = 0', bounded='s.is_unit_range') }},
     s.mean_errors_as_incorrect,

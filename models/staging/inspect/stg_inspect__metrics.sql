@@ -1,7 +1,8 @@
 {#-
   One row per (log, score, reducer, metric) as the header's results store it: inspect_ai's own numbers. A score is
   a scorer's value or, for a scorer with a metric per key of a dict value, one key of it (score_name = the key).
-  `cluster_key` is the sample-metadata key a clustered stderr declares (stderr(cluster=...)). A grouped metric
+  `cluster_key` is the sample-metadata key a clustered stderr declares (stderr(cluster=...), or the stderr a grouped
+  metric applies: grouped(stderr(cluster=...), ...)). A grouped metric
   (inspect_ai's grouped(metric, group_key)) stores one entry per group and one for the whole: `metric_group` is
   'grouped' and the group_* columns carry its parameters as logged (NULL where the log leaves a default).
   `metric` is the entry's key in the log; `metric_name` its own name, which differs where inspect_ai made the key
@@ -33,7 +34,10 @@ select
     mt.key as metric,
     {{ json_text('mt.value', '$.name') }} as metric_name,
     try_cast({{ json_text('mt.value', '$.value') }} as double) as value_stored,
-    {{ json_text('mt.value', '$.params.cluster') }} as cluster_key,
+    coalesce(
+        {{ json_text('mt.value', '$.params.cluster') }},
+        {{ json_text('mt.value', '$.params.metric.params.cluster') }}
+    ) as cluster_key,
     {{ json_text('mt.value', '$.group') }} as metric_group,
     {{ json_text('mt.value', '$.params.metric.name') }} as grouped_metric,
     {{ json_text('mt.value', '$.params.group_key') }} as group_key,
