@@ -41,6 +41,21 @@
 {%- endmacro %}
 
 {#-
+  Why the interval of mean_interval_columns / paired_difference_columns is NULL, or NULL when it is not:
+  ci_null_reason ('no observations', `too_few` below 2 clusters) and, where `bounded` (a SQL boolean) is false,
+  'no spread, and the range is not stated' when SE = 0 (below 1e-12).
+-#}
+{% macro mean_ci_reason(mean, se, n_clusters, bounded=none, too_few='fewer than 2 clusters') -%}
+    (case
+        when ({{ mean }}) is null then 'no observations'
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then '{{ too_few }}'
+        {%- if bounded is not none %}
+        when not ({{ bounded }}) and ({{ se }}) <= 1e-12 then 'no spread, and the range is not stated'
+        {%- endif %}
+    end)
+{%- endmacro %}
+
+{#-
   The Wilson interval columns of one rate k/n of INDEPENDENT outcomes: <prefix>_ci_low,
   <prefix>_ci_high, each NULL when `rate` is NULL (the rate is not estimable, e.g. nothing measured).
 -#}
@@ -83,15 +98,7 @@
     {{ clustered_mean_bound(mean, se, n_clusters, n_pairs, side, lower=lower, upper=upper) }} as {{ prefix }}_ci_{{ side }},
     {%- endif %}
     {%- endfor %}
-    {%- if bounded is not none %}
-    cast(case
-        when not ({{ bounded }}) and ({{ se }}) <= 1e-12 and ({{ mean }}) is not null and ({{ n_clusters }}) >= 2
-            then 'no spread, and the range is not stated'
-        else {{ ci_null_reason(mean, n_clusters) }}
-    end as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
-    {%- else %}
-    cast({{ ci_null_reason(mean, n_clusters) }} as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
-    {%- endif %}
+    cast({{ mean_ci_reason(mean, se, n_clusters, bounded) }} as {{ dbt.type_string() }}) as {{ prefix }}_ci_reason,
     {{ t_min_detectable_difference(se, n_clusters) }} as {{ mdd_name or prefix ~ '_mdd' }}
 {%- endmacro %}
 

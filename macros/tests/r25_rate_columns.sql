@@ -16,10 +16,12 @@
   Naming conventions recognised (see models/marts/**):
   - a rate / mean is a numeric (floating) column whose name has a word pass_rate, rate, mean,
     accuracy, average, share, proportion or fraction (change_mean, pass_rate, accuracy,
-    average_score, mean_difference, task_pass_rate, error_share_recomputed ...);
+    average_score, mean_difference, task_pass_rate, error_share_recomputed ...), and any other
+    floating column that has an interval of its own (<column>_ci_low; inspect_metrics'
+    value_recomputed beside value_ci_low, cost_per_success);
   - its interval is <stem>_ci_low / <stem>_ci_high, stem = the column name, or the name without a
-    leading mean_ / trailing _mean (change_mean -> change_ci_low, mean_difference ->
-    difference_ci_low); the one rate column of a table without a <stem>_ci_low of its own may use
+    leading mean_ / trailing _mean / trailing _recomputed (change_mean -> change_ci_low, mean_difference ->
+    difference_ci_low, value_recomputed -> value_ci_low); the one rate column of a table without a <stem>_ci_low of its own may use
     plain ci_low / ci_high;
   - its standard error (clustered interval) is <stem>_se (se_clustered beside plain ci_low / ci_high);
     why its interval is NULL is <stem>_ci_reason (ci_reason); the cluster count is n_<stem>_clusters or
@@ -63,8 +65,9 @@
             {%- for name, dtype in cols -%}
                 {%- if re.search(int_re, dtype) and re.search(denominator_re, name) -%}
                     {%- do denominators.append(name) -%}
-                {%- elif re.search(float_re, dtype) and re.search(rate_re, name)
-                         and not re.search(not_rate_re, name) -%}
+                {%- elif re.search(float_re, dtype) and not re.search(not_rate_re, name)
+                         and (re.search(rate_re, name) or (name ~ '_ci_low') in names
+                              or (name.endswith('_recomputed') and (name[:-11] ~ '_ci_low') in names)) -%}
                     {%- do rates.append(name) -%}
                 {%- endif -%}
             {%- endfor -%}
@@ -101,6 +104,9 @@
                 {%- endif -%}
                 {%- if c.endswith('_mean') -%}
                     {%- do stems.append(c[:-5]) -%}
+                {%- endif -%}
+                {%- if c.endswith('_recomputed') -%}
+                    {%- do stems.append(c[:-11]) -%}
                 {%- endif -%}
                 {%- set found = namespace(lo=none, hi=none, se=none, nc=none, reason=none) -%}
                 {%- for s in stems -%}

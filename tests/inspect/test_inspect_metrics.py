@@ -414,6 +414,13 @@ def test_grouped_metrics_are_recomputed_per_group(grouped):
     # by_level's mean of groups has a group of one sample (no interval); the mean of the topics, groups of 4, 4 and
     # 2 samples, has one, about the mean of the groups
     assert means_of_groups[("by_level", "overall")][:2] == (None, None)
+    # every NULL interval says why, and no interval that exists has a reason
+    reasons = dict(((r[0], r[1]), r[2:]) for r in query(
+        db, "select score_name, metric, value_ci_low is null, value_ci_reason from marts.inspect_metrics "
+            "where grouped_by is not null"))
+    assert reasons[("by_level", "overall")] == (True, "a group has fewer than 2 clusters")
+    assert reasons[("by_level", "level_3")] == (True, "fewer than 2 clusters")
+    assert all((is_null, why is not None) in ((True, True), (False, False)) for is_null, why in reasons.values())
     lo, hi, e, elo, ehi = means_of_groups[("topics_equal", "all")]
     assert 0 < lo < want[("topics_equal", "all")]["mean_of_groups"] < hi < 1
     # the errored geo sample: in its groups' attempted counts, and it lowers the mean of the topics and its interval

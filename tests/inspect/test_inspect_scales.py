@@ -56,9 +56,13 @@ def test_a_mean_off_the_unit_range_takes_an_unclipped_t_interval(built):
         assert row[1] < row[0] < row[2] and row[2] > 1         # around its value, not clipped to [0, 1]
         assert row[3:5] == row[1:3]                             # no sample errored
         # every sample scores 5: no spread and no stated range, so no interval (never [5, 5], never [0, 1])
-        assert query(db, "select value_recomputed, value_ci_low, value_ci_high from marts.inspect_metrics "
+        assert query(db, "select value_recomputed, value_ci_low, value_ci_high, value_ci_reason from marts.inspect_metrics "
                          f"where source_file like '%{path.name}' and score_name = 'steady' and metric = 'mean'") == [
-            (5.0, None, None)]
+            (5.0, None, None, "no spread, and the range is not stated")]
+        # a stderr is not a mean: no interval, and it says so
+        assert query(db, "select value_ci_low, value_ci_reason from marts.inspect_metrics "
+                         f"where source_file like '%{path.name}' and score_name = 'rating' and metric = 'stderr'") == [
+            (None, "not a mean: evalhouse gives an interval for accuracy and mean")]
 
 
 def test_groups_and_the_mean_of_groups_off_the_unit_range(built):

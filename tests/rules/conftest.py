@@ -20,7 +20,7 @@ def rules_runs(tmp_path_factory):
     work, target = tmp / "wh.duckdb", tmp / "target"
     fresh_db(work)
     load_paths([FIXTURES_DIR / "brownfield" / "clean", FIXTURES_DIR / "brownfield_matrix" / "clean",
-                FIXTURES_DIR / "coder_eval"], db=work)
+                FIXTURES_DIR / "coder_eval", FIXTURES_DIR / "inspect_scales"], db=work)
     dbt(["build", "--select", "+path:models/marts", "--exclude-resource-type", "test", "unit_test"], work, target)
     base = work.rename(tmp / "built.duckdb")
     out = {}

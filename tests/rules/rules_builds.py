@@ -22,6 +22,10 @@ ROW_PLANTS = [
     ("coder_eval_variant_rates", "average_score_se = null", "n_clusters >= 2 and average_score is not null"),
     ("big_rates", "change_ci_high = change_mean - 0.1", "change_ci_high is not null and change_mean is not null"),
     ("big_ablation_pairs", "change_diff_ci_low = null", "change_diff_se is not null and change_diff_mean is not null"),
+    # ... and in a mart whose intervals R25 finds by their columns (inspect_metrics' value_ci_low beside value_recomputed)
+    ("inspect_metrics", "value_ci_high = value_recomputed - 0.1", "value_ci_high is not null and metric = 'accuracy'"),
+    ("inspect_metrics", "value_errors_as_incorrect_ci_low = null",
+     "value_errors_as_incorrect_ci_low is not null and metric = 'mean'"),
     # R25 (revised): a zero-width interval around an interior estimate
     ("coder_eval_variant_comparisons", "difference_ci_low = mean_difference, difference_ci_high = mean_difference",
      "mean_difference > -1 and mean_difference < 1 and difference_ci_low is not null"),

@@ -47,6 +47,9 @@ def test_r25_per_row_test_fires_on_planted_rows(rules_runs):
         ("big_rates", "change_mean", "interval does not contain the estimate"),
         ("big_ablation_pairs", "change_diff_mean", "clustered interval null while the standard error is known"),
         ("big_ablation_pairs", "change_diff_mean", "interval null without a reason in change_diff_ci_reason"),
+        ("inspect_metrics", "value_recomputed", "interval does not contain the estimate"),
+        # (no <stem>_se column: the check of an interval with no standard error, which its reason column exempts)
+        ("inspect_metrics", "value_errors_as_incorrect", "wilson interval null on a row with an estimate (n > 0)"),
         # R25 revised: never zero-width around an estimate strictly inside its range
         ("coder_eval_variant_comparisons", "mean_difference", "zero-width interval around an estimate strictly inside its range"),
         ("coder_eval_pass_at_k", "pass_at_k", "zero-width interval around an estimate strictly inside its range"),

@@ -9,6 +9,8 @@
   not the metric over the samples, so its metric_base is NULL. Where the groups' metric is accuracy or mean, it
   carries the interval of a mean of groups, each group a stratum weighted 1/G (mean_of_groups_columns), and the
   same mean with every errored, unscored sample counted 0 (over the groups with an attempted sample).
+  value_ci_reason / value_errors_as_incorrect_ci_reason say why an interval is NULL (mean_ci_reason; 'not a mean'
+  for stderr, std, var and other metrics), NULL where there is one.
   A stderr is recomputed on the clusters it declares: the score's (int_inspect__sample_values), or each sample its
   own for a stderr with no cluster in a score that declares a clustered one too; a stderr with a second, different
   cluster key is not recomputed (is_recomputed false).
@@ -124,7 +126,11 @@ mean_of_groups_intervals as (
         {{ mean_interval_columns('g.scored_mean', 'g.scored_se', 'mean', 'g.scored_df + 1', 'g.scored_n_obs',
                                  binary='g.scored_is_binary', bounded='g.is_unit_range') }},
         {{ mean_interval_columns('g.attempted_mean', 'g.attempted_se', 'errors_as_incorrect', 'g.attempted_df + 1',
-                                 'g.attempted_n_obs', binary='g.attempted_is_binary', bounded='g.is_unit_range') }}
+                                 'g.attempted_n_obs', binary='g.attempted_is_binary', bounded='g.is_unit_range') }},
+        {{ mean_ci_reason('g.scored_mean', 'g.scored_se', 'g.scored_df + 1', 'g.is_unit_range',
+                          too_few='a group has fewer than 2 clusters') }} as mean_ci_reason,
+        {{ mean_ci_reason('g.attempted_mean', 'g.attempted_se', 'g.attempted_df + 1', 'g.is_unit_range',
+                          too_few='a group has fewer than 2 clusters') }} as errors_as_incorrect_ci_reason
     from mean_of_groups as g
 )
 
@@ -168,6 +174,19 @@ select
         as value_errors_as_incorrect_ci_low,
     coalesce(case when k.metric_base in ('accuracy', 'mean') then r.errors_as_incorrect_ci_high end, gi.errors_as_incorrect_ci_high)
         as value_errors_as_incorrect_ci_high,
+    cast(case
+        when k.metric_base in ('accuracy', 'mean')
+            then {{ mean_ci_reason('r.mean_recomputed', 'r.mean_se', 'r.n_clusters_scored', 'r.is_unit_range') }}
+        when k.is_mean_of_groups and k.grouped_metric in ('accuracy', 'mean') then gi.mean_ci_reason
+        else 'not a mean: evalhouse gives an interval for accuracy and mean'
+    end as {{ dbt.type_string() }}) as value_ci_reason,
+    cast(case
+        when k.metric_base in ('accuracy', 'mean')
+            then {{ mean_ci_reason('r.mean_errors_as_incorrect', 'r.errors_as_incorrect_se', 'r.n_clusters',
+                                   'r.is_unit_range') }}
+        when k.is_mean_of_groups and k.grouped_metric in ('accuracy', 'mean') then gi.errors_as_incorrect_ci_reason
+        else 'not a mean: evalhouse gives an interval for accuracy and mean'
+    end as {{ dbt.type_string() }}) as value_errors_as_incorrect_ci_reason,
     k.load_id
 from kinds as k
 left join recomputed as r

@@ -43,8 +43,10 @@ select
     m.value_errors_as_incorrect,
     m.value_ci_low,
     m.value_ci_high,
+    m.value_ci_reason,
     m.value_errors_as_incorrect_ci_low,
     m.value_errors_as_incorrect_ci_high,
+    m.value_errors_as_incorrect_ci_reason,
     l.created_at,
     m.load_id
 from metrics as m
