@@ -14,7 +14,11 @@
   A stderr is recomputed on the clusters it declares: the score's (int_inspect__sample_values), or each sample its
   own for a stderr with no cluster in a score that declares a clustered one too; a stderr with a second, different
   cluster key is not recomputed (is_recomputed false).
+  The mean with errored samples counted 0 counts every epoch without a score 0 too (n_epochs_unscored); it is NULL,
+  and its reason says so, where a sample's reducer cannot be taken again that way (int_inspect__sample_values).
 -#}
+{%- set not_rereduced = 'epochs without a score under a reducer evalhouse cannot take again with them counted 0 '
+                        ~ '(it does for mean, max, at_least_k, and pass_at_k and pass_k_k over pass/fail epochs)' %}
 {%- set recomputation = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
 with stored as (
@@ -109,10 +113,19 @@ mean_of_groups as (
                                   'r.n_observations_scored', 'r.is_binary_scored', 'scored') }},
         {{ mean_of_groups_columns('r.mean_errors_as_incorrect', 'r.errors_as_incorrect_se', 'r.n_clusters',
                                   'r.n_observations_attempted', 'r.is_binary_attempted', 'attempted') }},
-        min(case when r.is_unit_range then 1 else 0 end) = 1 as is_unit_range
+        min(case when r.is_unit_range then 1 else 0 end) = 1 as is_unit_range,
+        sum(r.n_samples_not_rereduced) as n_samples_not_rereduced
     from recomputed as r
     where r.group_name is not null
     group by r.source_file, r.score_name, r.scorer, r.reducer, r.group_key
+),
+
+-- the mean with unscored epochs counted 0 is none where a group's could not be taken (int_inspect__sample_values)
+mean_of_groups_attempted as (
+    select
+        g.*,
+        case when g.n_samples_not_rereduced = 0 then g.attempted_mean end as errors_as_incorrect
+    from mean_of_groups as g
 ),
 
 mean_of_groups_intervals as (
@@ -122,16 +135,17 @@ mean_of_groups_intervals as (
         g.scorer,
         g.reducer,
         g.group_key,
-        g.attempted_mean as errors_as_incorrect,
+        g.n_samples_not_rereduced,
+        g.errors_as_incorrect,
         {{ mean_interval_columns('g.scored_mean', 'g.scored_se', 'mean', 'g.scored_df + 1', 'g.scored_n_obs',
                                  binary='g.scored_is_binary', bounded='g.is_unit_range') }},
-        {{ mean_interval_columns('g.attempted_mean', 'g.attempted_se', 'errors_as_incorrect', 'g.attempted_df + 1',
+        {{ mean_interval_columns('g.errors_as_incorrect', 'g.attempted_se', 'errors_as_incorrect', 'g.attempted_df + 1',
                                  'g.attempted_n_obs', binary='g.attempted_is_binary', bounded='g.is_unit_range') }},
         {{ mean_ci_reason('g.scored_mean', 'g.scored_se', 'g.scored_df + 1', 'g.is_unit_range',
                           too_few='a group has fewer than 2 clusters') }} as mean_ci_reason,
-        {{ mean_ci_reason('g.attempted_mean', 'g.attempted_se', 'g.attempted_df + 1', 'g.is_unit_range',
+        {{ mean_ci_reason('g.errors_as_incorrect', 'g.attempted_se', 'g.attempted_df + 1', 'g.is_unit_range',
                           too_few='a group has fewer than 2 clusters') }} as errors_as_incorrect_ci_reason
-    from mean_of_groups as g
+    from mean_of_groups_attempted as g
 )
 
 select
@@ -166,6 +180,7 @@ select
         when coalesce(k.metric_base, k.grouped_metric) = 'stderr' and k.stderr_as = 'stderr_per_sample' then r.n_reduced
         else r.n_clusters_scored
     end as n_clusters_scored,
+    r.n_epochs_unscored,
     coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_errors_as_incorrect end, gi.errors_as_incorrect)
         as value_errors_as_incorrect,
     coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_ci_low end, gi.mean_ci_low) as value_ci_low,
@@ -181,6 +196,10 @@ select
         else 'not a mean: evalhouse gives an interval for accuracy and mean'
     end as {{ dbt.type_string() }}) as value_ci_reason,
     cast(case
+        when
+            (k.metric_base in ('accuracy', 'mean') and r.n_samples_not_rereduced > 0)
+            or (k.is_mean_of_groups and k.grouped_metric in ('accuracy', 'mean') and gi.n_samples_not_rereduced > 0)
+            then '{{ not_rereduced }}'
         when k.metric_base in ('accuracy', 'mean')
             then {{ mean_ci_reason('r.mean_errors_as_incorrect', 'r.errors_as_incorrect_se', 'r.n_clusters',
                                    'r.is_unit_range') }}

@@ -72,10 +72,12 @@ clusters as (
         count(case when not v.is_unscored then 1 end) as scored_n,
         count(case when not v.is_unscored and not v.is_binary then 1 end) as scored_nonbinary,
         sum(case when not v.is_unscored then v.n_observations end) as scored_observations,
-        sum(v.value) as attempted_sum,
+        sum(v.value_errors_as_incorrect) as attempted_sum,
         count(*) as attempted_n,
-        count(case when not v.is_binary then 1 end) as attempted_nonbinary,
-        sum(v.n_observations) as attempted_observations,
+        count(case when not v.is_binary_errors_as_incorrect then 1 end) as attempted_nonbinary,
+        sum(v.n_observations_errors_as_incorrect) as attempted_observations,
+        count(case when v.value_errors_as_incorrect is null then 1 end) as attempted_not_rereduced,
+        sum(v.n_epochs_unscored) as epochs_unscored,
         min(v.value) as attempted_min,
         max(v.value) as attempted_max
     from sample_values as v
@@ -106,8 +108,15 @@ summed as (
         cast(sum(c.scored_observations) as bigint) as n_observations_scored,
         cast(sum(c.attempted_n) as bigint) as n_samples_attempted,
         count(*) as n_clusters,
-        sum(c.attempted_sum) / sum(c.attempted_n) as mean_errors_as_incorrect,
-        {{ cluster_se('c.attempted_sum', 'c.attempted_n') }} as errors_as_incorrect_se,
+        -- NULL where a sample's epochs could not be reduced again with its unscored ones counted 0
+        case
+            when sum(c.attempted_not_rereduced) = 0 then sum(c.attempted_sum) / sum(c.attempted_n)
+        end as mean_errors_as_incorrect,
+        case
+            when sum(c.attempted_not_rereduced) = 0 then {{ cluster_se('c.attempted_sum', 'c.attempted_n') }}
+        end as errors_as_incorrect_se,
+        cast(sum(c.attempted_not_rereduced) as bigint) as n_samples_not_rereduced,
+        cast(sum(c.epochs_unscored) as bigint) as n_epochs_unscored,
         sum(c.attempted_nonbinary) as n_attempted_nonbinary,
         cast(sum(c.attempted_observations) as bigint) as n_observations_attempted,
         min(c.attempted_min) >= 0 and max(c.attempted_max) <= 1 as is_unit_range_here
@@ -134,6 +143,8 @@ select
     s.n_clusters,
     s.n_observations_scored,
     s.n_observations_attempted,
+    s.n_epochs_unscored,
+    s.n_samples_not_rereduced,
     s.n_scored_nonbinary = 0 as is_binary_scored,
     s.n_attempted_nonbinary = 0 as is_binary_attempted,
     s.is_unit_range,

@@ -40,6 +40,7 @@ select
     m.cluster_key,
     m.n_clusters_scored,
     l.n_samples_errored,
+    m.n_epochs_unscored,
     m.value_errors_as_incorrect,
     m.value_ci_low,
     m.value_ci_high,

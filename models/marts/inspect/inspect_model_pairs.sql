@@ -2,7 +2,9 @@
   Model vs model on the same samples (inspect_ai itself does not offer this): two finished (status success) logs
   of one task with the same task arguments, compared per (score, reducer) on the samples both attempted, only
   when both attempted exactly the same samples (R30). Per sample d = value_b - value_a (model_a sorts first; an
-  errored, unscored sample counts 0, R29); the mean of d with its cluster-robust SE (a cluster is a sample, its
+  errored, unscored sample counts 0, R29, and so does an epoch without a score within a sample: the reducer is taken
+  again, int_inspect__sample_values.value_errors_as_incorrect; a reducer that cannot be, with such an epoch in either
+  arm, is not compared); the mean of d with its cluster-robust SE (a cluster is a sample, its
   epochs already reduced, or the samples sharing the metadata value a clustered stderr declares), the t(C-1)
   interval (clipped to [-1, 1] where both arms' values lie in [0, 1]; unclipped, and NULL when SE = 0, for a score off
   the unit range, whose range the log does not state), MDD, the paired t-test p-value on C - 1 degrees of freedom
@@ -37,9 +39,16 @@ sample_runs as (
     group by e.source_file, e.sample_id
 ),
 
+-- each sample's value with every epoch without a score counted 0, as R29 counts an errored sample
 scored as (
     select
-        v.*,
+        v.source_file,
+        v.score_name,
+        v.scorer,
+        v.reducer,
+        v.sample_id,
+        v.cluster_id,
+        v.value_errors_as_incorrect as value,
         l.task,
         l.task_args_json,
         l.model,
@@ -112,6 +121,7 @@ clusters as (
         {{ qualified('p', comparison) }},
         p.cluster_id,
         count(*) as n_pairs,
+        count(case when p.value_diff is null then 1 end) as n_not_rereduced,
         sum(p.value_diff) as value_diff_sum,
         sum(p.value_a) as value_a_sum,
         sum(p.value_b) as value_b_sum,
@@ -141,6 +151,7 @@ compared as (
     select
         {{ qualified('c', comparison) }},
         sum(c.n_pairs) as n_pairs,
+        sum(c.n_not_rereduced) as n_not_rereduced,
         count(*) as n_clusters,
         max(c.n_samples_a) as n_samples_a,
         max(c.n_samples_b) as n_samples_b,
@@ -167,7 +178,10 @@ tested as (
         on
             {{ same_keys('c', 'k', ['source_file_a', 'source_file_b', 'score_name', 'scorer'], null_safe=['reducer']) }}
     -- only identical sample sets (R30): both logs attempted exactly the samples compared
-    where c.n_pairs = c.n_samples_a and c.n_pairs = c.n_samples_b
+    where
+        c.n_pairs = c.n_samples_a and c.n_pairs = c.n_samples_b
+        -- and every sample's value counts its unscored epochs 0 (a reducer evalhouse cannot take again is not compared)
+        and c.n_not_rereduced = 0
 ),
 
 ranked as (
