@@ -185,6 +185,21 @@ def test_r28_negative_control_a_tampered_stored_metric_is_a_finding(tmp_path):
     assert "0.99" in detail and "0.75" in detail
 
 
+def test_r28_negative_control_a_nan_stored_metric_is_a_finding(tmp_path):
+    """No comparison with NaN is true: a log that stores NaN for a metric its samples give a number for is a finding
+    all the same."""
+    src = next((LOGS / "both_models").glob("*.json"))
+    obj = json.loads(src.read_text())
+    obj["results"]["scores"][0]["metrics"]["accuracy"]["value"] = float("nan")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "nan.json").write_text(json.dumps(obj))            # NaN, as inspect_ai writes it
+    db = load_and_build(logs, tmp_path, SELECT, check=False)
+    assert run_results(tmp_path / "target")["r28_inspect_stored_metrics_agree"]["status"] == "warn"
+    (detail,) = query(db, "select detail from intermediate.int_dq__inspect_r28_stored_metric_disagrees")[0]
+    assert "nan" in detail.lower() and "0.75" in detail
+
+
 def test_r29_negative_control_a_mart_that_drops_errored_samples_fails(built, tmp_path):
     assert status_after_planting(
         built[0], tmp_path, "update marts.inspect_metrics set n_samples_attempted = n_samples_scored - 1 "

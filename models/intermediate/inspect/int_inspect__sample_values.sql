@@ -68,7 +68,8 @@ reduced_keys as (
     select * from {{ ref('stg_inspect__reduction_keys') }}
 ),
 
--- the scores of each epoch, per score name (a NaN score is unscored, as inspect_ai's metrics and reducers take it) (a dict-valued scorer's keys), before the epoch reducer
+-- the scores of each epoch, per score name (a dict-valued scorer's keys), before the epoch reducer; a NaN score
+-- is unscored, as inspect_ai's metrics and reducers take it
 epoch_values as (
     select
         e.source_file,
@@ -140,15 +141,12 @@ sample_values as (
         ep.n_epochs_passed,
         coalesce(ep.n_epochs = ep.n_epochs_binary, false) as has_binary_epochs,
         -- the k of inspect_ai's pass_at_k (1 - C(n - c, k) / C(n, k)) and pass_k_k (pass^k: C(c, k) / C(n, k))
+        coalesce(substr(k.reducer, 1, 8) = 'pass_at_', false) as is_pass_at,
         case
             when substr(k.reducer, 1, 8) = 'pass_at_' then {{ try_cast_text('substr(k.reducer, 9)', 'int') }}
             when substr(k.reducer, 1, 7) = 'pass_k_' then {{ try_cast_text('substr(k.reducer, 8)', 'int') }}
         end as pass_k,
         greatest(a.n_epochs_attempted - coalesce(ep.n_epochs_scored, 0), 0) as n_epochs_unscored,
-        coalesce(
-            k.reducer = 'mean' and ep.n_epochs = ep.n_epochs_binary and abs(v.value_float - ep.epoch_mean) <= 1e-9,
-            false
-        ) as is_mean_of_binary_epochs,
         coalesce(k.reducer = 'mean' and abs(v.value_float - ep.epoch_mean) <= 1e-9, false) as is_mean_of_epochs
     from attempted as a
     inner join scores as k on a.source_file = k.source_file
@@ -177,13 +175,13 @@ pass_k_estimates as (
         s.*,
         abs(
             s.value_float - case
-                when substr(s.reducer, 1, 8) = 'pass_at_'
+                when s.is_pass_at
                     then 1 - {{ stats_comb_ratio('s.n_epochs - s.n_epochs_passed', 's.n_epochs', 's.pass_k') }}
                 else {{ stats_comb_ratio('s.n_epochs_passed', 's.n_epochs', 's.pass_k') }}
             end
         ) <= 1e-9 as is_pass_k_of_scored,
         case
-            when substr(s.reducer, 1, 8) = 'pass_at_'
+            when s.is_pass_at
                 then 1 - {{ stats_comb_ratio('s.n_epochs_attempted - s.n_epochs_passed', 's.n_epochs_attempted', 's.pass_k') }}
             else {{ stats_comb_ratio('s.n_epochs_passed', 's.n_epochs_attempted', 's.pass_k') }}
         end as pass_k_of_attempted
@@ -220,12 +218,14 @@ select
     coalesce(e.value_float, 0.0) as value,
     e.value_float is null as is_unscored,
     -- a `mean` over pass/fail epochs (the value is their mean): that many observations, else one
-    case when e.is_mean_of_binary_epochs then e.n_epochs else 1 end as n_observations,
-    coalesce(coalesce(e.value_float, 0.0) in (0, 1) or e.is_mean_of_binary_epochs, false) as is_binary,
+    case when e.is_mean_of_epochs and e.has_binary_epochs then e.n_epochs else 1 end as n_observations,
+    coalesce(coalesce(e.value_float, 0.0) in (0, 1) or (e.is_mean_of_epochs and e.has_binary_epochs), false) as is_binary,
     cast(e.n_epochs_attempted as bigint) as n_epochs_attempted,
     cast(e.n_epochs_unscored as bigint) as n_epochs_unscored,
     e.value_errors_as_incorrect,
     -- the same with every attempted epoch an observation, where the `mean` was taken again over them
-    case when e.is_mean_of_binary_epochs then e.n_epochs_attempted else 1 end as n_observations_errors_as_incorrect,
-    coalesce(e.value_errors_as_incorrect in (0, 1) or e.is_mean_of_binary_epochs, false) as is_binary_errors_as_incorrect
+    case when e.is_mean_of_epochs and e.has_binary_epochs then e.n_epochs_attempted else 1 end
+        as n_observations_errors_as_incorrect,
+    coalesce(e.value_errors_as_incorrect in (0, 1) or (e.is_mean_of_epochs and e.has_binary_epochs), false)
+        as is_binary_errors_as_incorrect
 from errors_as_incorrect as e
