@@ -27,8 +27,9 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_scales/  two models' logs with scores off the unit range (3 to 9, and a constant 5) and two grouped
                    metrics on one scorer, whose entries inspect_ai stores under keys made unique (`all2`), and a
                    plain stderr beside clustered ones on one scorer (`--scales`)
-  ../inspect_epoch_errors/  two models, 3 epochs reduced by mean, max, pass_at_2 and median; model-a errors on some epochs
-                   of some samples (inspect_ai reduces over the scored ones) and on every epoch of one (`--epoch-errors`)
+  ../inspect_epoch_errors/  two models, 3 epochs reduced by mean, max, pass_at_2, median and mode, scored pass/fail
+                   (match) and 1.0 / 0.5 (closeness); model-a errors on some epochs of some samples (inspect_ai
+                   reduces over the scored ones) and on every epoch of one (`--epoch-errors`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -501,8 +502,10 @@ def _scales() -> int:
 
 
 def _epoch_errors() -> int:
-    """Two models' logs of one task (fixtures/inspect_epoch_errors/), 3 epochs reduced by mean, max, pass_at_2 and
-    median (which evalhouse cannot take again with an errored epoch counted 0).
+    """Two models' logs of one task (fixtures/inspect_epoch_errors/), 3 epochs reduced by mean, max, pass_at_2, median
+    and mode (which evalhouse cannot take again with an errored epoch counted 0), scored by match (pass/fail) and by
+    closeness (1.0 for the target, 0.5 for any other answer: epochs that are not pass/fail). A wrong answer spells
+    NaN and Infinity inside its text.
     model-a's provider call fails on some epochs of some samples (fail_on_error=False): inspect_ai reduces those
     samples over the epochs that were scored (2 correct and 1 errored read 1.0), and one sample errors in every
     epoch (unscored). model-b errors on none."""
@@ -510,14 +513,20 @@ def _epoch_errors() -> int:
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
-    from inspect_ai.scorer import match
-    from inspect_ai.solver import generate
+    from inspect_ai.scorer import Score, Target, match, mean, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
 
     qs = [("2+2", "4"), ("3+5", "8"), ("7*6", "42"), ("France", "Paris"), ("Germany", "Berlin"), ("Peru", "Lima")]
     # model-a: (question, epoch) pairs whose provider call fails, and answers it gets wrong
-    fails = {("2+2", 1), ("7*6", 2), ("7*6", 3), ("Peru", 1), ("Peru", 2), ("Peru", 3)}
-    wrong = {"model-a": {("3+5", 2), ("France", 3)}, "model-b": {("2+2", 1), ("7*6", 2), ("Germany", 3)}}
+    fails = {("2+2", 1), ("3+5", 1), ("7*6", 2), ("7*6", 3), ("France", 1), ("Peru", 1), ("Peru", 2), ("Peru", 3)}
+    wrong = {"model-a": {("3+5", 2), ("3+5", 3), ("France", 3)}, "model-b": {("2+2", 1), ("7*6", 2), ("Germany", 3)}}
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
+
+    @scorer(metrics=[mean(), stderr()])
+    def closeness():
+        async def score(state: TaskState, target: Target):
+            return Score(value=1.0 if state.output.completion.strip() == target.text else 0.5)
+        return score
 
     def outputs(model: str):
         seen: dict[str, int] = {}
@@ -528,7 +537,10 @@ def _epoch_errors() -> int:
             seen[q] = epoch = seen.get(q, 0) + 1            # max_samples=1: a sample's epochs run in order
             if model == "model-a" and (q, epoch) in fails:
                 raise RuntimeError("simulated provider failure")
-            o = ModelOutput.from_content(model=f"mockllm/{model}", content="?" if (q, epoch) in wrong[model] else t)
+            # a wrong answer spells non-finite floats inside its text, as a model printing a table might: strings
+            # beside the log's own bare NaN (a pass_at_2 below 2 scored epochs), which Spark must leave as they are
+            wrong_answer = "ratio: NaN, [NaN, -Infinity]"
+            o = ModelOutput.from_content(model=f"mockllm/{model}", content=wrong_answer if (q, epoch) in wrong[model] else t)
             o.usage = ModelUsage(input_tokens=30, output_tokens=3, total_tokens=33)
             return o
         return out
@@ -536,8 +548,8 @@ def _epoch_errors() -> int:
     out_dir = OUT.parent / "inspect_epoch_errors"
     shutil.rmtree(out_dir, ignore_errors=True)
     for model in ("model-a", "model-b"):
-        inspect_eval(Task(name="qa_epochs", dataset=data, solver=generate(), scorer=match(),
-                          epochs=Epochs(3, ["mean", "max", "pass_at_2", "median"])),
+        inspect_eval(Task(name="qa_epochs", dataset=data, solver=generate(), scorer=[match(), closeness()],
+                          epochs=Epochs(3, ["mean", "max", "pass_at_2", "median", "mode"])),
                      model=get_model(f"mockllm/{model}", custom_outputs=outputs(model)), log_dir=str(out_dir),
                      log_format="eval", display="none", max_samples=1, fail_on_error=False)
     _scrub(out_dir)

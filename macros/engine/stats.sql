@@ -129,7 +129,8 @@
 
 {#-
   SCALAR: C(a, k) / C(n, k) for integers 0 <= k <= n, a <= n: the probability that k draws without
-  replacement from n items all fall among a given a of them; 0 when a < k. Via lgamma (no overflow).
+  replacement from n items all fall among a given a of them; 0 when a < k, 1 when a = n, a / n when k = 1 (exact),
+  otherwise via lgamma (no overflow).
   Used by the unbiased pass@k (Chen et al. 2021) and pass^k (Yao et al. 2024) estimators.
 -#}
 {% macro stats_comb_ratio(a, n, k) -%}
@@ -139,6 +140,8 @@
     (case
         when ({{ a }}) is null or ({{ n }}) is null or ({{ k }}) is null or ({{ k }}) > ({{ n }}) then cast(null as double)
         when ({{ a }}) < ({{ k }}) then cast(0 as double)
+        when ({{ a }}) = ({{ n }}) then cast(1 as double)
+        when ({{ k }}) = 1 then cast(({{ a }}) as double) / cast(({{ n }}) as double)
         else exp(
             lgamma(cast(({{ a }}) as double) + 1) - lgamma(cast(({{ a }}) - ({{ k }}) as double) + 1)
             - lgamma(cast(({{ n }}) as double) + 1) + lgamma(cast(({{ n }}) - ({{ k }}) as double) + 1)

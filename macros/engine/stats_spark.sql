@@ -56,6 +56,8 @@
     (case
         when ({{ a }}) is null or ({{ n }}) is null or ({{ k }}) is null or ({{ k }}) > ({{ n }}) then cast(null as double)
         when ({{ a }}) < ({{ k }}) then cast(0 as double)
+        when ({{ a }}) = ({{ n }}) then cast(1 as double)
+        when ({{ k }}) = 1 then cast(({{ a }}) as double) / cast(({{ n }}) as double)
         else exp(
             {{ evalhouse.spark_lgamma('cast((' ~ a ~ ') as double) + 1') }}
             - {{ evalhouse.spark_lgamma('cast((' ~ a ~ ') - (' ~ k ~ ') as double) + 1') }}

@@ -176,13 +176,13 @@
 {%- endmacro %}
 
 {#-
-  Why a clustered interval is NULL, or NULL when it is not: 'no observations' or 'fewer than 2
-  clusters' (one cluster says nothing about the spread between clusters).
+  Why a clustered interval is NULL, or NULL when it is not: 'no observations' or `too_few` below 2
+  clusters ('fewer than 2 clusters': one cluster says nothing about the spread between clusters).
 -#}
-{% macro ci_null_reason(estimate, n_clusters) -%}
+{% macro ci_null_reason(estimate, n_clusters, too_few='fewer than 2 clusters') -%}
     (case
         when ({{ estimate }}) is null then 'no observations'
-        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then 'fewer than 2 clusters'
+        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then '{{ too_few }}'
     end)
 {%- endmacro %}
 

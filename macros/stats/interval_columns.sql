@@ -46,13 +46,12 @@
   'no spread, and the range is not stated' when SE = 0 (below 1e-12).
 -#}
 {% macro mean_ci_reason(mean, se, n_clusters, bounded=none, too_few='fewer than 2 clusters') -%}
-    (case
-        when ({{ mean }}) is null then 'no observations'
-        when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then '{{ too_few }}'
-        {%- if bounded is not none %}
-        when not ({{ bounded }}) and ({{ se }}) <= 1e-12 then 'no spread, and the range is not stated'
-        {%- endif %}
-    end)
+    {%- if bounded is none %}
+    {{ ci_null_reason(mean, n_clusters, too_few=too_few) }}
+    {%- else %}
+    coalesce({{ ci_null_reason(mean, n_clusters, too_few=too_few) }},
+             case when not ({{ bounded }}) and ({{ se }}) <= 1e-12 then 'no spread, and the range is not stated' end)
+    {%- endif %}
 {%- endmacro %}
 
 {#-

@@ -3,7 +3,8 @@ many cases, executed through DuckDB exactly as dbt compiles them. Agreement: 1e-
 
 t quantiles (df 1..100 from the generated table, Cornish-Fisher beyond), the paired t-test's
 two-sided p-value, Wilson at a real-valued effective n with a t critical value, the design-effect
-n, the clustered-mean interval (including SE = 0 and C < 2), the t-based MDD, Holm and BH."""
+n, the clustered-mean interval (including SE = 0 and C < 2), the t-based MDD, Holm and BH, and the
+C(a, k) / C(n, k) of the pass@k estimators."""
 from __future__ import annotations
 
 import math
@@ -45,6 +46,7 @@ TEMPLATE = """
 /*@@adjust@@*/ with ranked as (select *, {{ p_adjust_rank('p', ['fam']) }} as r, {{ p_family_size('p', ['fam']) }} as m from adjust_cases)
     select id, {{ p_holm('p', 'r', 'm', ['fam']) }} as holm, {{ p_bh('p', 'r', 'm', ['fam']) }} as bh, m from ranked order by id
 /*@@corr@@*/ select g, {{ arm_corr('x', 'y') }} as r from corr_cases group by g order by g
+/*@@comb@@*/ select id, {{ stats_comb_ratio('a', 'n', 'k') }} as r from comb_cases order by id
 /*@@end@@*/
 """
 
@@ -258,3 +260,19 @@ def test_arm_corr_clamped_and_null_below_three_pairs(compiled):
     assert got["two"] is None
     assert -1 <= got["three"] <= 1 and abs(got["three"] - 1) < 1e-9
     assert close(got["noisy"], float(np.corrcoef([1, 2, 3, 4], [0.3, 0.1, 0.9, 0.7])[0, 1]))
+
+
+def test_comb_ratio_matches_math_comb_and_is_exact_where_it_is_a_plain_ratio(compiled):
+    """C(a, k) / C(n, k) against math.comb; exactly 1 when a = n and exactly a / n for k = 1 (the lgamma form is
+    off by about 1e-16 there, which made an estimate of 0 print as 1.1e-16); NULL when k > n, 0 when a < k."""
+    cases = [(a, n, k) for n in range(0, 13) for a in range(0, n + 1) for k in range(0, n + 2)] + [(90, 200, 50)]
+    rows = [(i, a, n, k) for i, (a, n, k) in enumerate(cases)]
+    got = dict(run(compiled["comb"], "id integer, a integer, n integer, k integer", rows))
+    for i, a, n, k in rows:
+        if k > n:
+            assert got[i] is None, (a, n, k)
+            continue
+        want = math.comb(a, k) / math.comb(n, k)
+        assert abs(got[i] - want) <= TOL * max(1.0, want), (a, n, k, got[i], want)
+        if a == n or k == 1 or a < k:
+            assert got[i] == (1.0 if a == n else a / n if k == 1 else 0.0), (a, n, k, got[i])

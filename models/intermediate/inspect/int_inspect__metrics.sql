@@ -18,7 +18,7 @@
   and its reason says so, where a sample's reducer cannot be taken again that way (int_inspect__sample_values).
 -#}
 {%- set not_rereduced = 'epochs without a score under a reducer evalhouse cannot take again with them counted 0 '
-                        ~ '(it does for mean, max, at_least_k, and pass_at_k and pass_k_k over pass/fail epochs)' %}
+                        ~ '(it does for mean, max, median, at_least_k, pass_at_k and pass_k_k)' %}
 {%- set recomputation = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
 with stored as (
@@ -66,6 +66,15 @@ kinds as (
             when s.cluster_key is null or s.cluster_key = s.score_cluster_key then 'stderr'
         end as stderr_as
     from named as s
+),
+
+-- an entry that is a stderr over the samples has each sample its own cluster
+entries as (
+    select
+        k.*,
+        coalesce(coalesce(k.metric_base, k.grouped_metric) = 'stderr' and k.stderr_as = 'stderr_per_sample', false)
+            as is_stderr_per_sample
+    from kinds as k
 ),
 
 -- each metric evalhouse recomputes, over each recomputation's samples (a score's, or one group's); inspect_ai's
@@ -172,14 +181,8 @@ select
     r.n_reduced as n_samples_scored,
     r.n_samples_attempted as n_samples_in_group,
     -- the clusters of the entry's own numbers: a stderr over the samples has each sample its own
-    case
-        when coalesce(k.metric_base, k.grouped_metric) = 'stderr' and k.stderr_as = 'stderr_per_sample' then null
-        else r.cluster_key
-    end as cluster_key,
-    case
-        when coalesce(k.metric_base, k.grouped_metric) = 'stderr' and k.stderr_as = 'stderr_per_sample' then r.n_reduced
-        else r.n_clusters_scored
-    end as n_clusters_scored,
+    case when not k.is_stderr_per_sample then r.cluster_key end as cluster_key,
+    case when k.is_stderr_per_sample then r.n_reduced else r.n_clusters_scored end as n_clusters_scored,
     r.n_epochs_unscored,
     coalesce(case when k.metric_base in ('accuracy', 'mean') then r.mean_errors_as_incorrect end, gi.errors_as_incorrect)
         as value_errors_as_incorrect,
@@ -207,7 +210,7 @@ select
         else 'not a mean: evalhouse gives an interval for accuracy and mean'
     end as {{ dbt.type_string() }}) as value_errors_as_incorrect_ci_reason,
     k.load_id
-from kinds as k
+from entries as k
 left join recomputed as r
     on
         {{ same_keys('k', 'r', ['source_file', 'score_name', 'scorer'], null_safe=['reducer']) }}

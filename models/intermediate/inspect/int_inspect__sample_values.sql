@@ -13,9 +13,12 @@
   inspect_ai reduces a sample's epochs over the epochs that were scored: an epoch that errored (or that the score
   left unscored) is left out, so 2 correct epochs and 1 errored one read 1.0. `value_errors_as_incorrect` is the
   sample's value with every such epoch counted 0 (R29), re-reduced where the reducer allows it exactly: `mean`
-  (the sum of the scored epochs over the epochs attempted), `max` (at least 0), `at_least_k` (unchanged, for a
-  threshold above 0, its default 1.0), and over pass/fail epochs `pass_at_k` and `pass_k_k` (the estimator with c
-  of the n attempted epochs passed, where it gives inspect_ai's value on the scored ones); an unscored sample is 0,
+  (the sum of the scored epochs over the epochs attempted), `max` (at least 0), `median` (of the scored values
+  and a 0 per unscored epoch, where the scored values are at least 0 and their median is inspect_ai's value),
+  `at_least_k` (unchanged, for a threshold above 0, its default 1.0), and `pass_at_k` and `pass_k_k` (the
+  estimator with c of the n attempted epochs at 1 or more, where it gives inspect_ai's value on the scored ones,
+  and for pass_at_k over epochs that are not all pass/fail, where that value is below 1: at 1 it does not tell
+  which threshold counted a pass); an unscored sample is 0,
   a sample with no unscored epoch keeps its value, and any other sample with an unscored epoch is NULL (not
   re-reduced: its metric's value_errors_as_incorrect is NULL and says why). `n_epochs_unscored` counts those
   epochs.
@@ -97,11 +100,63 @@ epochs as (
         count(*) as n_epochs,
         count(e.value_float) as n_epochs_scored,
         count(case when e.value_float in (0, 1) then 1 end) as n_epochs_binary,
-        count(case when e.value_float = 1 then 1 end) as n_epochs_passed,
+        count(case when e.value_float >= 1 then 1 end) as n_epochs_passed,
+        min(e.value_float) as epoch_min,
         avg(e.value_float) as epoch_mean,
         sum(e.value_float) as epoch_sum
     from epoch_values as e
     group by e.source_file, e.scorer, e.score_name, e.sample_id
+),
+
+-- the scored epochs of a sample in order of value, for its median
+ranked_epochs as (
+    select
+        e.source_file,
+        e.scorer,
+        e.score_name,
+        e.sample_id,
+        e.value_float,
+        row_number() over (
+            partition by e.source_file, e.scorer, e.score_name, e.sample_id order by e.value_float
+        ) as value_rank,
+        count(*) over (partition by e.source_file, e.scorer, e.score_name, e.sample_id) as n_scored
+    from epoch_values as e
+    where e.value_float is not null
+),
+
+-- where the middle of a sample's sorted values lies: over the scored epochs, and over the attempted ones with each
+-- unscored epoch a 0 ahead of the scored values (statistics.median: the middle value, or the mean of the middle two)
+median_positions as (
+    select distinct
+        r.source_file,
+        r.scorer,
+        r.score_name,
+        r.sample_id,
+        floor((r.n_scored + 1) / 2.0) as mid_low,
+        floor(r.n_scored / 2.0) + 1 as mid_high,
+        floor((a.n_epochs_attempted + 1) / 2.0) - (a.n_epochs_attempted - r.n_scored) as mid_low_scored_rank,
+        floor(a.n_epochs_attempted / 2.0) + 1 - (a.n_epochs_attempted - r.n_scored) as mid_high_scored_rank
+    from ranked_epochs as r
+    inner join attempted as a on {{ same_keys('r', 'a', ['source_file', 'sample_id']) }}
+),
+
+-- the median of the scored epochs, and of the attempted ones with each unscored epoch a 0 (for values of at least 0:
+-- a middle position among the zeros is 0)
+epoch_medians as (
+    select
+        r.source_file,
+        r.scorer,
+        r.score_name,
+        r.sample_id,
+        avg(case when r.value_rank in (m.mid_low, m.mid_high) then r.value_float end) as median_scored,
+        (
+            coalesce(max(case when r.value_rank = m.mid_low_scored_rank then r.value_float end), 0.0)
+            + coalesce(max(case when r.value_rank = m.mid_high_scored_rank then r.value_float end), 0.0)
+        ) / 2 as median_attempted
+    from ranked_epochs as r
+    inner join median_positions as m
+        on {{ same_keys('r', 'm', ['source_file', 'scorer', 'score_name', 'sample_id']) }}
+    group by r.source_file, r.scorer, r.score_name, r.sample_id
 ),
 
 values_by_score as (
@@ -138,7 +193,11 @@ sample_values as (
         a.n_epochs_attempted,
         ep.n_epochs,
         ep.epoch_sum,
+        ep.n_epochs_scored,
         ep.n_epochs_passed,
+        ep.epoch_min,
+        md_ep.median_scored,
+        md_ep.median_attempted,
         coalesce(ep.n_epochs = ep.n_epochs_binary, false) as has_binary_epochs,
         -- the k of inspect_ai's pass_at_k (1 - C(n - c, k) / C(n, k)) and pass_k_k (pass^k: C(c, k) / C(n, k))
         coalesce(substr(k.reducer, 1, 8) = 'pass_at_', false) as is_pass_at,
@@ -167,6 +226,12 @@ sample_values as (
             and k.scorer = ep.scorer
             and k.score_name = ep.score_name
             and a.sample_id = ep.sample_id
+    left join epoch_medians as md_ep
+        on
+            a.source_file = md_ep.source_file
+            and k.scorer = md_ep.scorer
+            and k.score_name = md_ep.score_name
+            and a.sample_id = md_ep.sample_id
 ),
 
 -- pass_at_k and pass^k over the scored epochs (inspect_ai's value) and over every attempted epoch (c of n passed)
@@ -176,8 +241,8 @@ pass_k_estimates as (
         abs(
             s.value_float - case
                 when s.is_pass_at
-                    then 1 - {{ stats_comb_ratio('s.n_epochs - s.n_epochs_passed', 's.n_epochs', 's.pass_k') }}
-                else {{ stats_comb_ratio('s.n_epochs_passed', 's.n_epochs', 's.pass_k') }}
+                    then 1 - {{ stats_comb_ratio('s.n_epochs_scored - s.n_epochs_passed', 's.n_epochs_scored', 's.pass_k') }}
+                else {{ stats_comb_ratio('s.n_epochs_passed', 's.n_epochs_scored', 's.pass_k') }}
             end
         ) <= 1e-9 as is_pass_k_of_scored,
         case
@@ -194,14 +259,17 @@ errors_as_incorrect as (
         s.*,
         case
             when s.n_epochs_unscored = 0 then coalesce(s.value_float, 0.0)
-            -- over pass/fail epochs, where the estimator on the scored epochs gives inspect_ai's own value (NaN, so
-            -- unscored, below k scored epochs)
+            -- where the estimator on the scored epochs gives inspect_ai's own value: over pass/fail epochs (whose
+            -- pass_at_k is NaN, so unscored, below k scored epochs too), and below 1 over any others
             when
-                s.has_binary_epochs and (s.is_pass_k_of_scored or (s.value_float is null and s.n_epochs < s.pass_k))
+                (s.is_pass_k_of_scored and (s.has_binary_epochs or s.value_float < 1 or not s.is_pass_at))
+                or (s.has_binary_epochs and s.value_float is null and s.n_epochs < s.pass_k)
                 then s.pass_k_of_attempted
             when s.value_float is null then 0.0
             when s.is_mean_of_epochs then s.epoch_sum / s.n_epochs_attempted
             when s.reducer = 'max' then greatest(s.value_float, 0.0)
+            when s.reducer = 'median' and s.epoch_min >= 0 and abs(s.value_float - s.median_scored) <= 1e-9
+                then s.median_attempted
             when substr(s.reducer, 1, 9) = 'at_least_' and s.value_float in (0, 1) then s.value_float
         end as value_errors_as_incorrect
     from pass_k_estimates as s
