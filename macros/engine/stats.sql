@@ -134,19 +134,24 @@
   Used by the unbiased pass@k (Chen et al. 2021) and pass^k (Yao et al. 2024) estimators.
 -#}
 {% macro stats_comb_ratio(a, n, k) -%}
-    {{ return(adapter.dispatch('stats_comb_ratio', 'evalhouse')(a, n, k)) }}
-{%- endmacro %}
-{% macro default__stats_comb_ratio(a, n, k) -%}
     (case
         when ({{ a }}) is null or ({{ n }}) is null or ({{ k }}) is null or ({{ k }}) > ({{ n }}) then cast(null as double)
         when ({{ a }}) < ({{ k }}) then cast(0 as double)
         when ({{ a }}) = ({{ n }}) then cast(1 as double)
         when ({{ k }}) = 1 then cast(({{ a }}) as double) / cast(({{ n }}) as double)
         else exp(
-            lgamma(cast(({{ a }}) as double) + 1) - lgamma(cast(({{ a }}) - ({{ k }}) as double) + 1)
-            - lgamma(cast(({{ n }}) as double) + 1) + lgamma(cast(({{ n }}) - ({{ k }}) as double) + 1)
+            {{ stats_lgamma('cast((' ~ a ~ ') as double) + 1') }} - {{ stats_lgamma('cast((' ~ a ~ ') - (' ~ k ~ ') as double) + 1') }}
+            - {{ stats_lgamma('cast((' ~ n ~ ') as double) + 1') }} + {{ stats_lgamma('cast((' ~ n ~ ') - (' ~ k ~ ') as double) + 1') }}
         )
     end)
+{%- endmacro %}
+
+{#- SCALAR: ln(Gamma(x)) for x > 0: the engine's lgamma (Spark has none: spark_lgamma, a Lanczos series). -#}
+{% macro stats_lgamma(x) -%}
+    {{ return(adapter.dispatch('stats_lgamma', 'evalhouse')(x)) }}
+{%- endmacro %}
+{% macro default__stats_lgamma(x) -%}
+    lgamma({{ x }})
 {%- endmacro %}
 
 {#-

@@ -52,19 +52,8 @@
     end)
 {%- endmacro %}
 
-{% macro spark__stats_comb_ratio(a, n, k) -%}
-    (case
-        when ({{ a }}) is null or ({{ n }}) is null or ({{ k }}) is null or ({{ k }}) > ({{ n }}) then cast(null as double)
-        when ({{ a }}) < ({{ k }}) then cast(0 as double)
-        when ({{ a }}) = ({{ n }}) then cast(1 as double)
-        when ({{ k }}) = 1 then cast(({{ a }}) as double) / cast(({{ n }}) as double)
-        else exp(
-            {{ evalhouse.spark_lgamma('cast((' ~ a ~ ') as double) + 1') }}
-            - {{ evalhouse.spark_lgamma('cast((' ~ a ~ ') - (' ~ k ~ ') as double) + 1') }}
-            - {{ evalhouse.spark_lgamma('cast((' ~ n ~ ') as double) + 1') }}
-            + {{ evalhouse.spark_lgamma('cast((' ~ n ~ ') - (' ~ k ~ ') as double) + 1') }}
-        )
-    end)
+{% macro spark__stats_lgamma(x) -%}
+    {{ evalhouse.spark_lgamma(x) }}
 {%- endmacro %}
 
 {#- AGGREGATE: the exact two-pass residual sum of squares of duckdb__stats_cluster_resid_ss, over collect_list. -#}
