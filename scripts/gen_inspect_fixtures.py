@@ -30,6 +30,8 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_epoch_errors/  two models, 3 epochs reduced by mean, max, pass_at_2, median and mode, scored pass/fail
                    (match) and 1.0 / 0.5 (closeness); model-a errors on some epochs of some samples (inspect_ai
                    reduces over the scored ones) and on every epoch of one (`--epoch-errors`)
+  ../inspect_group_keys/  grouped() over sample metadata that is not a plain string (lists, dicts, floats in exponent
+                   form, None, quoted strings): inspect_ai names a group str(value) (`--group-keys`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -556,6 +558,60 @@ def _epoch_errors() -> int:
     return 0
 
 
+def _group_keys() -> int:
+    """One log (fixtures/inspect_group_keys/) with grouped(accuracy(), key) over sample metadata whose values are not
+    plain strings: lists, dicts, nested ones, floats Python writes in exponent form (1e-07, 1e+20) or as -0.0, large
+    and negative integers, booleans, None, and strings with quotes, a backslash, a newline and letters beyond ASCII.
+    inspect_ai names each group str(value); evalhouse must name it the same to take the group's metric again."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import accuracy, grouped, match, scorer
+    from inspect_ai.solver import generate
+
+    values = [
+        dict(tags=["a", "b"], cfg={"k": 1, "z": "x"}, small=1e-7, big=1e20, ratio=0.1, neg=-0.0, text="\u00e9 \u00fc",
+             maybe=None, flag=True, nested=[[1, 2.5], {"a": None}], count=10 ** 18, quotes=["it's", 'say "hi"']),
+        dict(tags=["c"], cfg={"k": 2}, small=2.5e-5, big=123456789012.0, ratio=1 / 3, neg=-1.5, text="\u65e5\u672c",
+             maybe="x", flag=False, nested=[], count=-3, quotes=["both ' and \"", "back\\slash"]),
+        dict(tags=[], cfg={}, small=1e16, big=1.5e300, ratio=2.0, neg=-2e-10, text="a'b\"c", maybe=None, flag=True,
+             nested={"a": [True, False]}, count=0, quotes=["new\nline\ttab"]),
+    ]
+
+    def by(key: str):
+        @scorer(metrics=[grouped(accuracy(), key)], name=f"by_{key}")
+        def group_scorer():
+            base = match()
+
+            async def score(state, target):
+                return await base(state, target)
+            return score
+        return group_scorer()
+
+    qs = [("2+2", "4"), ("3+5", "8"), ("7*6", "42"), ("9*9", "81"), ("France", "Paris"), ("Peru", "Lima")]
+    data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t, metadata=values[i % 3])
+            for i, (q, t) in enumerate(qs)]
+    calls = {"n": 0}
+
+    def out(input, tools, tool_choice, config):      # every third call answers wrong
+        prompt = input[-1].text if input else ""
+        calls["n"] += 1
+        right = next((t for q, t in qs if q in prompt), "?")
+        o = ModelOutput.from_content(model="mockllm/model", content="unsure" if calls["n"] % 3 == 0 else right)
+        o.usage = ModelUsage(input_tokens=20, output_tokens=3, total_tokens=23)
+        return o
+
+    out_dir = OUT.parent / "inspect_group_keys"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    inspect_eval(Task(name="group_keys", dataset=data, solver=generate(), scorer=[by(k) for k in values[0]],
+                      epochs=Epochs(2, "mean")),
+                 model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
+                 display="none", max_samples=1)
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
@@ -573,6 +629,8 @@ def main() -> int:
         return _scales()
     if "--epoch-errors" in sys.argv[1:]:
         return _epoch_errors()
+    if "--group-keys" in sys.argv[1:]:
+        return _group_keys()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):

@@ -1,7 +1,7 @@
 {#-
   One row per (log, sample, epoch, key of the sample's metadata): the value as JSON text (the cluster of a clustered
-  stderr) and as Python's str() spells it, which is how inspect_ai's grouped() names the sample's group: a string as
-  is, a number as written, true / false / null as True / False / None.
+  stderr) and as Python's str() spells it, which is how inspect_ai's grouped() names the sample's group
+  (inspect_group_name: a string as is, True / False / None, a float as Python writes it, a list or dict as its repr).
 -#}
 with members as (
     select * from {{ ref('base_inspect__members') }}
@@ -25,6 +25,8 @@ entries as (
         d.epoch,
         md.key as metadata_key,
         md.value as metadata_json,
+        {{ json_type('md.value', '$') }} as metadata_type,
+        {{ json_text('md.value', '$') }} as metadata_text,
         d.load_id
     from metadata as d
     {{ json_each_entry('d.metadata_json', '$', 'md') }}
@@ -36,10 +38,6 @@ select
     e.epoch,
     e.metadata_key,
     e.metadata_json,
-    case {{ json_type('e.metadata_json', '$') }}
-        when 'BOOLEAN' then case when {{ json_text('e.metadata_json', '$') }} = 'true' then 'True' else 'False' end
-        when 'NULL' then 'None'
-        else {{ json_text('e.metadata_json', '$') }}
-    end as metadata_str,
+    {{ inspect_group_name('e.metadata_json', 'e.metadata_type', 'e.metadata_text') }} as metadata_str,
     e.load_id
 from entries as e
