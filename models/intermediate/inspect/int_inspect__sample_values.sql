@@ -108,7 +108,7 @@ epochs as (
     group by e.source_file, e.scorer, e.score_name, e.sample_id
 ),
 
--- the scored epochs of a sample in order of value, for its median
+-- the scored epochs of a sample in order of value, with how many were scored and attempted, for its median
 ranked_epochs as (
     select
         e.source_file,
@@ -119,43 +119,35 @@ ranked_epochs as (
         row_number() over (
             partition by e.source_file, e.scorer, e.score_name, e.sample_id order by e.value_float
         ) as value_rank,
-        count(*) over (partition by e.source_file, e.scorer, e.score_name, e.sample_id) as n_scored
+        count(*) over (partition by e.source_file, e.scorer, e.score_name, e.sample_id) as n_scored,
+        a.n_epochs_attempted
     from epoch_values as e
+    inner join attempted as a on {{ same_keys('e', 'a', ['source_file', 'sample_id']) }}
     where e.value_float is not null
 ),
 
--- where the middle of a sample's sorted values lies: over the scored epochs, and over the attempted ones with each
--- unscored epoch a 0 ahead of the scored values (statistics.median: the middle value, or the mean of the middle two)
-median_positions as (
-    select distinct
-        r.source_file,
-        r.scorer,
-        r.score_name,
-        r.sample_id,
-        floor((r.n_scored + 1) / 2.0) as mid_low,
-        floor(r.n_scored / 2.0) + 1 as mid_high,
-        floor((a.n_epochs_attempted + 1) / 2.0) - (a.n_epochs_attempted - r.n_scored) as mid_low_scored_rank,
-        floor(a.n_epochs_attempted / 2.0) + 1 - (a.n_epochs_attempted - r.n_scored) as mid_high_scored_rank
-    from ranked_epochs as r
-    inner join attempted as a on {{ same_keys('r', 'a', ['source_file', 'sample_id']) }}
-),
-
--- the median of the scored epochs, and of the attempted ones with each unscored epoch a 0 (for values of at least 0:
--- a middle position among the zeros is 0)
+-- the median of the scored epochs, and of the attempted ones with each unscored epoch a 0 ahead of the scored values
+-- (statistics.median: the middle value, or the mean of the middle two; for values of at least 0, a middle position
+-- among the zeros is 0): a middle position among the attempted epochs is a scored rank less the unscored count
 epoch_medians as (
     select
         r.source_file,
         r.scorer,
         r.score_name,
         r.sample_id,
-        avg(case when r.value_rank in (m.mid_low, m.mid_high) then r.value_float end) as median_scored,
+        avg(case when r.value_rank in (floor((r.n_scored + 1) / 2.0), floor(r.n_scored / 2.0) + 1) then r.value_float end)
+            as median_scored,
         (
-            coalesce(max(case when r.value_rank = m.mid_low_scored_rank then r.value_float end), 0.0)
-            + coalesce(max(case when r.value_rank = m.mid_high_scored_rank then r.value_float end), 0.0)
+            coalesce(max(case
+                when r.value_rank = floor((r.n_epochs_attempted + 1) / 2.0) - (r.n_epochs_attempted - r.n_scored)
+                    then r.value_float
+            end), 0.0)
+            + coalesce(max(case
+                when r.value_rank = floor(r.n_epochs_attempted / 2.0) + 1 - (r.n_epochs_attempted - r.n_scored)
+                    then r.value_float
+            end), 0.0)
         ) / 2 as median_attempted
     from ranked_epochs as r
-    inner join median_positions as m
-        on {{ same_keys('r', 'm', ['source_file', 'scorer', 'score_name', 'sample_id']) }}
     group by r.source_file, r.scorer, r.score_name, r.sample_id
 ),
 
