@@ -1,21 +1,15 @@
 {#-
   inspect_group_name(json_value): the name inspect_ai's grouped() gives the group of a sample-metadata value, which
-  is Python's str() of it: a string as it is; True / False / None; an integer as written; a float as Python spells
-  it (python_float_str: 1e-07, 2.0); a list or dict as Python's repr ("['a', 'b']", "{'k': 1}"), its strings
-  quoted as repr quotes them (single quotes, double where the string has a single quote and no double one;
-  backslash, the quote, newline, return and tab escaped). `json_value` is JSON text, `value_type` and `value_text`
-  its json_type and json_text (columns, so that the engine reads the JSON once). A column-level helper of
-  stg_inspect__sample_metadata.
+  is Python's str() of it: a string as it is; anything else token by token as Python's repr spells it
+  (inspect_group_name_token): True / False / None, an integer as written, a float as Python spells it
+  (python_float_str: 1e-07, 2.0), a list or dict as "['a', 'b']", "{'k': 1}", its strings quoted as repr quotes
+  them (single quotes, double where the string has a single quote and no double one; backslash, the quote,
+  newline, return and tab escaped). `json_value` is JSON text. A column-level helper of stg_inspect__sample_metadata.
 -#}
-{% macro inspect_group_name(json_value, value_type, value_text) -%}
-    case {{ value_type }}
-        when 'VARCHAR' then {{ value_text }}
-        when 'BOOLEAN' then case when {{ value_text }} = 'true' then 'True' else 'False' end
-        when 'NULL' then 'None'
-        when 'DOUBLE' then {{ inspect_group_name_float(value_text) }}
-        when 'ARRAY' then {{ json_tokens_mapped(json_value, inspect_group_name_token('tok')) }}
-        when 'OBJECT' then {{ json_tokens_mapped(json_value, inspect_group_name_token('tok')) }}
-        else {{ value_text }}
+{% macro inspect_group_name(json_value) -%}
+    case
+        when {{ json_value }} like '"%' then {{ json_text(json_value, '$') }}
+        else {{ json_tokens_mapped(json_value, inspect_group_name_token('tok')) }}
     end
 {%- endmacro %}
 

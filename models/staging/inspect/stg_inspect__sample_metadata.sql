@@ -25,8 +25,6 @@ entries as (
         d.epoch,
         md.key as metadata_key,
         md.value as metadata_json,
-        {{ json_type('md.value', '$') }} as metadata_type,
-        {{ json_text('md.value', '$') }} as metadata_text,
         d.load_id
     from metadata as d
     {{ json_each_entry('d.metadata_json', '$', 'md') }}
@@ -38,6 +36,6 @@ select
     e.epoch,
     e.metadata_key,
     e.metadata_json,
-    {{ inspect_group_name('e.metadata_json', 'e.metadata_type', 'e.metadata_text') }} as metadata_str,
+    {{ inspect_group_name('e.metadata_json') }} as metadata_str,
     e.load_id
 from entries as e
