@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # kind -> why it stays (the ledger's table)
 KINDS = {
-    "import-ctes": "Import CTEs, `x as (select * from {{ ref(...) }})`, one per input at the top of a model "
-                   "(jaffle-shop's style): two or three inputs and the next CTE's first lines make six lines "
-                   "of the same shape in any two models.",
+    "import-ctes": "Import CTEs, `x as (select * from {{ ref(...) }}),` one line per input at the top of a "
+                   "model (jaffle-shop's style): five or more inputs, or four and the next CTE's first lines, make "
+                   "six lines of the same shape in any two models.",
     "select-list": "Column lists of the same shape in different models: keys, aggregates and casts of "
                    "*different* columns, one per line (sqlfluff LT09). Each model owns its SELECT; where a "
                    "group of columns carries a rule (an interval, a paired test, a stamp range, a grain) it is "

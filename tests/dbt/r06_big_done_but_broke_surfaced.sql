@@ -3,9 +3,7 @@
 -- big_rates / big_awareness_rates, never averaged away.
 with
 
-runs as (
-    select * from {{ ref('fct_big_runs') }}
-),
+runs as (select * from {{ ref('fct_big_runs') }}),
 
 bad_rows as (
     select

@@ -8,9 +8,7 @@ with c as (
     from {{ ref('fct_costs_repriced') }} as f
 ),
 
-rates as (
-    select * from {{ ref('rate_card') }}
-)
+rates as (select * from {{ ref('rate_card') }})
 
 select
     c.source_family,

@@ -4,9 +4,7 @@
   fct_inspect_samples and inspect_spend rows is the status of the log the row comes from (a killed run is
   `started`, never `success`), and a model comparison pairs two `success` logs only.
 -#}
-with logs as (
-    select * from {{ ref('int_inspect__logs') }}
-),
+with logs as (select * from {{ ref('int_inspect__logs') }}),
 
 stated as (
     select 'inspect_metrics' as mart, m.source_file, m.status from {{ ref('inspect_metrics') }} as m

@@ -7,9 +7,7 @@
     (role_usage repeats a role's calls under its model: counting both would double them), over the sample runs
     that are the log's own (a run carried over from the log that recorded it first is counted there).
 -#}
-with spend as (
-    select * from {{ ref('inspect_spend') }}
-),
+with spend as (select * from {{ ref('inspect_spend') }}),
 
 stated as (
     select

@@ -7,9 +7,7 @@
 -#}
 {%- set arm = ['source_file', 'score_name', 'scorer', 'reducer'] %}
 
-with pairs as (
-    select * from {{ ref('inspect_model_pairs') }}
-),
+with pairs as (select * from {{ ref('inspect_model_pairs') }}),
 
 compared as (
     select distinct

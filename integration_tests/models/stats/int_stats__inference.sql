@@ -1,6 +1,4 @@
-with cases as (
-    select * from {{ ref('stats_inference_cases') }}
-)
+with cases as (select * from {{ ref('stats_inference_cases') }})
 
 select
     case_id,

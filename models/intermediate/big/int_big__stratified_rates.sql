@@ -14,9 +14,7 @@
 
 with
 
-runs as (
-    select * from {{ ref('int_big__runs') }}
-),
+runs as (select * from {{ ref('int_big__runs') }}),
 
 clusters as (
     select

@@ -6,9 +6,7 @@
 -#}
 with
 
-runs as (
-    select * from {{ ref('int_big__runs') }}
-)
+runs as (select * from {{ ref('int_big__runs') }})
 
 select
     {{ dq_finding('R04', 'big') }},

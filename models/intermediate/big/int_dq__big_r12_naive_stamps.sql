@@ -5,9 +5,7 @@
 -#}
 with
 
-runs as (
-    select * from {{ ref('stg_big__runs') }}
-)
+runs as (select * from {{ ref('stg_big__runs') }})
 
 select
     {{ dq_finding('R12', 'big', 't') }},

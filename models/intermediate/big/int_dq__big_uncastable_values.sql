@@ -21,9 +21,7 @@
 
 with
 
-runs as (
-    select * from {{ ref('stg_big__runs') }}
-),
+runs as (select * from {{ ref('stg_big__runs') }}),
 
 flags as (
     {%- for field, flag in fields %}

@@ -3,13 +3,9 @@
 -- coder-eval's rule (worst status; mean of measured replicate scores, errored -> 0.0, ungraded
 -- dropped). is_stale = the stored fold no longer matches the replicates (R24), e.g. after a
 -- detached grade rewrote task.json but not experiment.json.
-with results as (
-    select * from {{ ref('stg_coder_eval__experiment_variant_results') }}
-),
+with results as (select * from {{ ref('stg_coder_eval__experiment_variant_results') }}),
 
-folds as (
-    select * from {{ ref('int_coder_eval__variant_task_folds') }}
-)
+folds as (select * from {{ ref('int_coder_eval__variant_task_folds') }})
 
 select
     e.source_file,

@@ -8,9 +8,7 @@ with results as (
     where transcript_path is not null
 ),
 
-transcripts as (
-    select * from {{ ref('stg_coder_eval__judge_transcripts') }}
-)
+transcripts as (select * from {{ ref('stg_coder_eval__judge_transcripts') }})
 
 select
     r.run_dir,

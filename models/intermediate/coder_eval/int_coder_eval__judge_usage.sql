@@ -4,13 +4,9 @@ with results as (
     where result_kind = 'judge' and judge_uncached_input_tokens is not null
 ),
 
-declared as (
-    select * from {{ ref('stg_coder_eval__declared_criteria') }}
-),
+declared as (select * from {{ ref('stg_coder_eval__declared_criteria') }}),
 
-replicates as (
-    select * from {{ ref('int_coder_eval__replicates') }}
-)
+replicates as (select * from {{ ref('int_coder_eval__replicates') }})
 
 select
     p.replicate_key || '|judge|' || r.result_phase || '|' || cast(r.criterion_index as {{ dbt.type_string() }}) as record_key,

@@ -10,9 +10,7 @@
 -#}
 {%- set fold = ['run_id', 'variant_id', 'system_prompt_regime', 'task_id'] %}
 
-with replicates as (
-    select * from {{ ref('int_coder_eval__replicates') }}
-),
+with replicates as (select * from {{ ref('int_coder_eval__replicates') }}),
 
 ranked as (
     select

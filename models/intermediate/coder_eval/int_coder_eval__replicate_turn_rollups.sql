@@ -1,9 +1,7 @@
 {#- Per replicate (task.json): what its turns add up to, and whether every spending turn was priced. -#}
 {%- set replicate = ['run_dir', 'variant_id', 'task_id', 'replicate_index'] %}
 
-with iterations as (
-    select * from {{ ref('stg_coder_eval__iterations') }}
-),
+with iterations as (select * from {{ ref('stg_coder_eval__iterations') }}),
 
 calls as (
     select

@@ -4,21 +4,13 @@
   final_status_categories seed and its model id normalised (model_aliases). task.execute.json is never
   read (R19). fct_coder_eval_replicates is this model under a contract.
 -#}
-with tasks as (
-    select * from {{ ref('stg_coder_eval__tasks') }}
-),
+with tasks as (select * from {{ ref('stg_coder_eval__tasks') }}),
 
-run_rows as (
-    select * from {{ ref('stg_coder_eval__run_task_results') }}
-),
+run_rows as (select * from {{ ref('stg_coder_eval__run_task_results') }}),
 
-turns as (
-    select * from {{ ref('int_coder_eval__replicate_turn_rollups') }}
-),
+turns as (select * from {{ ref('int_coder_eval__replicate_turn_rollups') }}),
 
-judges as (
-    select * from {{ ref('int_coder_eval__replicate_judge_costs') }}
-),
+judges as (select * from {{ ref('int_coder_eval__replicate_judge_costs') }}),
 
 -- the regime of a variant, when all its task.json replicates that carry evidence agree
 variant_regimes as (

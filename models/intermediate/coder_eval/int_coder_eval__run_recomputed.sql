@@ -4,9 +4,7 @@
   pass_rate / error_share NULL when nothing_was_measured(not_graded, measured) or graded = 0,
   sum_costs (NULL only when every component is NULL), cost_complete = no row with cost_complete false.
 -#}
-with replicates as (
-    select * from {{ ref('int_coder_eval__replicates') }}
-),
+with replicates as (select * from {{ ref('int_coder_eval__replicates') }}),
 
 counts as (
     select

@@ -4,9 +4,7 @@
 -- 0.0, ungraded left out, R17), i.e. replicates are averaged within (pair, arm) first; the
 -- task-level pass is "every graded replicate passed" (worst-of folding). variant_a is the variant
 -- listed first in experiment.json `variant_ids` (lexical order when unknown).
-with folds as (
-    select * from {{ ref('int_coder_eval__regime_task_folds') }}
-),
+with folds as (select * from {{ ref('int_coder_eval__regime_task_folds') }}),
 
 strata as (
     select

@@ -54,9 +54,7 @@ with stored as (
     from {{ ref('stg_coder_eval__experiment_variant_aggregates') }} as a
 ),
 
-recomputed as (
-    select * from {{ ref('int_coder_eval__variant_recomputed') }}
-),
+recomputed as (select * from {{ ref('int_coder_eval__variant_recomputed') }}),
 
 -- one SELECT per field of `fields`, stacked
 compared as (

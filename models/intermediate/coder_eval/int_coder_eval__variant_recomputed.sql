@@ -8,9 +8,7 @@
 {#- the replicate counts of the folds, summed over the variant's tasks as n_replicates_<count> #}
 {%- set replicate_counts = ['graded', 'measured', 'succeeded', 'failed', 'error', 'ungraded'] %}
 
-with folds as (
-    select * from {{ ref('int_coder_eval__variant_task_folds') }}
-),
+with folds as (select * from {{ ref('int_coder_eval__variant_task_folds') }}),
 
 task_grain as (
     select

@@ -8,9 +8,7 @@
     folded score   = mean over the non-ungraded replicates of score_for_average (a None score on a
                      graded row counts 0.0, R17); NULL only when every replicate is ungraded.
 -#}
-with regime_folds as (
-    select * from {{ ref('int_coder_eval__regime_task_folds') }}
-),
+with regime_folds as (select * from {{ ref('int_coder_eval__regime_task_folds') }}),
 
 folded as (
     select

@@ -3,13 +3,9 @@
   budget counters are sub-counts of tasks_failed, and every stored count equals the count recomputed from the
   replicate rows. One row per run.json that breaks any of these.
 -#}
-with runs as (
-    select * from {{ ref('stg_coder_eval__runs') }}
-),
+with runs as (select * from {{ ref('stg_coder_eval__runs') }}),
 
-recomputed as (
-    select * from {{ ref('int_coder_eval__run_recomputed') }}
-),
+recomputed as (select * from {{ ref('int_coder_eval__run_recomputed') }}),
 
 checks as (
     select

@@ -4,13 +4,9 @@
   nothing was graded or measured). Only runs whose writer stored these keys are checked (legacy run.json
   files carry no computed keys). One row per run.json that disagrees.
 -#}
-with summaries as (
-    select * from {{ ref('int_coder_eval__run_recomputed') }}
-),
+with summaries as (select * from {{ ref('int_coder_eval__run_recomputed') }}),
 
-runs as (
-    select * from {{ ref('stg_coder_eval__runs') }}
-),
+runs as (select * from {{ ref('stg_coder_eval__runs') }}),
 
 checks as (
     select

@@ -3,9 +3,7 @@
   another, different run directory. The loader gave it the id `<name>@<8 hex of its path>` so the two runs are
   never pooled; the finding names both so the user can rename one.
 -#}
-with runs as (
-    select * from {{ ref('stg_coder_eval__runs') }}
-),
+with runs as (select * from {{ ref('stg_coder_eval__runs') }}),
 
 renamed as (
     select * from runs

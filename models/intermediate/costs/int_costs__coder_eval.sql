@@ -12,13 +12,9 @@
     in task_config when found).
   actual_cost_usd: per-request billing captured proxy-side (provider_call_costs), else NULL.
 -#}
-with replicates as (
-    select * from {{ ref('int_coder_eval__replicates') }}
-),
+with replicates as (select * from {{ ref('int_coder_eval__replicates') }}),
 
-judge_usage as (
-    select * from {{ ref('int_coder_eval__judge_usage') }}
-)
+judge_usage as (select * from {{ ref('int_coder_eval__judge_usage') }})
 
 select
     'coder_eval' as source_family,

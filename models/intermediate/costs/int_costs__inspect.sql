@@ -7,9 +7,7 @@
   log that recorded it first (a retry's log) is not costed again: each run's spend is one set of records, in the
   log where it ran (int_inspect__sample_executions).
 -#}
-with spend as (
-    select * from {{ ref('int_inspect__sample_spend') }}
-)
+with spend as (select * from {{ ref('int_inspect__sample_spend') }})
 
 select
     'inspect' as source_family,

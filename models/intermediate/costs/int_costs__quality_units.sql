@@ -13,9 +13,7 @@
   Layered end-to-end rows log only costs the audit (R27) cannot confirm and no token counts, so the
   family has no best-known cost per pipeline run and is not here.
 -#}
-with costs as (
-    select * from {{ ref('int_costs__repriced') }}
-),
+with costs as (select * from {{ ref('int_costs__repriced') }}),
 
 unit_costs as (
     select

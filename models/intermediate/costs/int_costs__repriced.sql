@@ -21,9 +21,7 @@ with records as (
 
 names as {{ model_name_map('records', 'model_raw', ref('model_aliases')) }},
 
-rates as (
-    select * from {{ ref('rate_card') }}
-),
+rates as (select * from {{ ref('rate_card') }}),
 
 rate_card_version as (
     select max(coalesce(r.verified_on, r.fetched_on)) as rate_card_date

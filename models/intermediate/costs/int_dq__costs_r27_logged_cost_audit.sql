@@ -27,9 +27,7 @@ audited as (
 
 names as {{ model_name_map('audited', 'model_raw', ref('model_aliases')) }},
 
-rates as (
-    select * from {{ ref('rate_card') }}
-),
+rates as (select * from {{ ref('rate_card') }}),
 
 normalised as (
     select

@@ -21,13 +21,9 @@
                         ~ '(it does for mean, max, median, at_least_k, pass_at_k and pass_k_k)' %}
 {%- set recomputation = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
-with stored as (
-    select * from {{ ref('stg_inspect__metrics') }}
-),
+with stored as (select * from {{ ref('stg_inspect__metrics') }}),
 
-recomputed as (
-    select * from {{ ref('int_inspect__metrics_recomputed') }}
-),
+recomputed as (select * from {{ ref('int_inspect__metrics_recomputed') }}),
 
 -- an entry's own name: its key, unless inspect_ai made the key unique with a number (`all2` for a second `all`);
 -- and the cluster key of its score (any of its stderrs that declares one: the clusters of int_inspect__sample_values)

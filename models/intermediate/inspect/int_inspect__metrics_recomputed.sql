@@ -21,13 +21,9 @@
 {#- one metric of a log: a score, its scorer and reducer, and (for a grouped metric) one group of its samples #}
 {%- set metric = ['source_file', 'score_name', 'scorer', 'reducer', 'group_key', 'group_name'] %}
 
-with ungrouped_values as (
-    select * from {{ ref('int_inspect__sample_values') }}
-),
+with ungrouped_values as (select * from {{ ref('int_inspect__sample_values') }}),
 
-metadata as (
-    select * from {{ ref('int_inspect__sample_metadata') }}
-),
+metadata as (select * from {{ ref('int_inspect__sample_metadata') }}),
 
 -- the metadata keys the score's grouped metrics group its samples by
 group_keys as (

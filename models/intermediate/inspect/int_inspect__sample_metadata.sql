@@ -3,9 +3,7 @@
   as JSON text and as Python's str() spells it. A sample's epochs share its metadata; where they differ, the least
   JSON text is kept, with its own str() spelling.
 -#}
-with metadata as (
-    select * from {{ ref('stg_inspect__sample_metadata') }}
-),
+with metadata as (select * from {{ ref('stg_inspect__sample_metadata') }}),
 
 ranked as (
     select

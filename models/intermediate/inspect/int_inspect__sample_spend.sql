@@ -18,25 +18,15 @@
 {%- set token_buckets = ['input_tokens', 'output_tokens', 'total_tokens', 'cache_read_tokens', 'cache_write_tokens'] %}
 {%- set usage_columns = token_buckets + ['reasoning_tokens', 'total_cost_usd_logged'] %}
 
-with usage as (
-    select * from {{ ref('stg_inspect__sample_usage') }}
-),
+with usage as (select * from {{ ref('stg_inspect__sample_usage') }}),
 
-logs as (
-    select * from {{ ref('int_inspect__logs') }}
-),
+logs as (select * from {{ ref('int_inspect__logs') }}),
 
-samples as (
-    select * from {{ ref('stg_inspect__samples') }}
-),
+samples as (select * from {{ ref('stg_inspect__samples') }}),
 
-conventions as (
-    select * from {{ ref('inspect_token_conventions') }}
-),
+conventions as (select * from {{ ref('inspect_token_conventions') }}),
 
-executions as (
-    select * from {{ ref('int_inspect__sample_executions') }}
-),
+executions as (select * from {{ ref('int_inspect__sample_executions') }}),
 
 declared_roles as (
     select

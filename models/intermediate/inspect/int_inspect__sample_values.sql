@@ -28,13 +28,9 @@
 {#- one metric of a log: a score, its scorer and reducer #}
 {%- set metric = ['source_file', 'score_name', 'scorer', 'reducer'] %}
 
-with samples as (
-    select * from {{ ref('stg_inspect__samples') }}
-),
+with samples as (select * from {{ ref('stg_inspect__samples') }}),
 
-reduced as (
-    select * from {{ ref('stg_inspect__reductions') }}
-),
+reduced as (select * from {{ ref('stg_inspect__reductions') }}),
 
 -- each sample the log attempted, with the epochs it attempted (an errored epoch has a record and no score)
 attempted as (
@@ -55,21 +51,13 @@ scores as (
     group by {{ qualified('m', metric) }}
 ),
 
-metadata as (
-    select * from {{ ref('int_inspect__sample_metadata') }}
-),
+metadata as (select * from {{ ref('int_inspect__sample_metadata') }}),
 
-epoch_scores as (
-    select * from {{ ref('stg_inspect__sample_scores') }}
-),
+epoch_scores as (select * from {{ ref('stg_inspect__sample_scores') }}),
 
-epoch_score_keys as (
-    select * from {{ ref('stg_inspect__sample_score_keys') }}
-),
+epoch_score_keys as (select * from {{ ref('stg_inspect__sample_score_keys') }}),
 
-reduced_keys as (
-    select * from {{ ref('stg_inspect__reduction_keys') }}
-),
+reduced_keys as (select * from {{ ref('stg_inspect__reduction_keys') }}),
 
 -- the scores of each epoch, per score name (a dict-valued scorer's keys), before the epoch reducer; a NaN score
 -- is unscored, as inspect_ai's metrics and reducers take it

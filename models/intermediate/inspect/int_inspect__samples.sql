@@ -12,17 +12,11 @@
 {#- each spend kind's cost, and the predicate on int_costs__repriced.spend_kind that selects its records #}
 {%- set spend_kinds = {'agent': "= 'agent'", 'judge': "= 'judge'", 'other': "not in ('agent', 'judge')"} %}
 
-with samples as (
-    select * from {{ ref('stg_inspect__samples') }}
-),
+with samples as (select * from {{ ref('stg_inspect__samples') }}),
 
-logs as (
-    select * from {{ ref('int_inspect__logs') }}
-),
+logs as (select * from {{ ref('int_inspect__logs') }}),
 
-executions as (
-    select * from {{ ref('int_inspect__sample_executions') }}
-),
+executions as (select * from {{ ref('int_inspect__sample_executions') }}),
 
 scores as (
     select

@@ -4,9 +4,7 @@
 -#}
 with
 
-measurements as (
-    select * from {{ ref('stg_layered__measurements') }}
-)
+measurements as (select * from {{ ref('stg_layered__measurements') }})
 
 select
     {{ dq_finding('R12', 'layered', 't') }},

@@ -24,9 +24,7 @@
     ('not m.record_is_object', 'the line is not a JSON object'),
 ] -%}
 
-with measurements as (
-    select * from {{ ref('stg_layered__measurements') }}
-),
+with measurements as (select * from {{ ref('stg_layered__measurements') }}),
 
 findings as (
     {%- for flag, what in flags %}

@@ -4,9 +4,7 @@
   occupying that layer (NULL for the whole pipeline), normalised (model_raw: as logged). task_id is the scenario: the cluster of the
   clustered standard errors in layered_layer_costs (R25).
 -#}
-with m as (
-    select * from {{ ref('int_layered__measurements') }}
-),
+with m as (select * from {{ ref('int_layered__measurements') }}),
 
 -- l1, l2, l3: the model in that layer; total: the whole pipeline (no one model)
 layers as (

@@ -4,9 +4,7 @@
 -#}
 with
 
-turns as (
-    select * from {{ ref('stg_matrix__turns') }}
-)
+turns as (select * from {{ ref('stg_matrix__turns') }})
 
 select
     {{ dq_finding('R12', 'matrix', 't') }},

@@ -18,9 +18,7 @@
     ('not t.record_is_object', 'the line is not a JSON object'),
 ] -%}
 
-with turns as (
-    select * from {{ ref('stg_matrix__turns') }}
-),
+with turns as (select * from {{ ref('stg_matrix__turns') }}),
 
 findings as (
     {%- for flag, what in flags %}

@@ -8,9 +8,7 @@ with turns as (
     where not coalesce(is_foreign_record, false)
 ),
 
-classes as (
-    select * from {{ ref('check_kind_classes') }}
-),
+classes as (select * from {{ ref('check_kind_classes') }}),
 
 resolved as (
     select

@@ -6,13 +6,9 @@
 -#}
 with
 
-errors as (
-    select * from {{ ref('stg_raw__load_errors') }}
-),
+errors as (select * from {{ ref('stg_raw__load_errors') }}),
 
-files as (
-    select * from {{ ref('stg_raw__files') }}
-)
+files as (select * from {{ ref('stg_raw__files') }})
 
 select
     'LOAD' as rule_id,

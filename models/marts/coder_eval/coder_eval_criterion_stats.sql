@@ -11,9 +11,7 @@
 -#}
 {%- set stratum = ['run_id', 'run_dir', 'variant_id', 'result_phase', 'criterion_type'] %}
 
-with results as (
-    select * from {{ ref('stg_coder_eval__criterion_results') }}
-),
+with results as (select * from {{ ref('stg_coder_eval__criterion_results') }}),
 
 replicates as (
     select

@@ -2,17 +2,11 @@
   One row per run: run.json's stored counts, rates and costs next to the same figures recomputed from
   fct_coder_eval_replicates. Neither side is preferred (R24): both are columns, and the flags say whether they agree.
 -#}
-with runs as (
-    select * from {{ ref('stg_coder_eval__runs') }}
-),
+with runs as (select * from {{ ref('stg_coder_eval__runs') }}),
 
-recomputed as (
-    select * from {{ ref('int_coder_eval__run_recomputed') }}
-),
+recomputed as (select * from {{ ref('int_coder_eval__run_recomputed') }}),
 
-replicates as (
-    select * from {{ ref('int_coder_eval__replicates') }}
-),
+replicates as (select * from {{ ref('int_coder_eval__replicates') }}),
 
 -- one row per (run, task): the cluster of the run's intervals (replicates and variants of one task
 -- share the task; the interval therefore pools the run's variants, which ci_pools_variants says)

@@ -13,9 +13,7 @@
 {%- set stored_counts = ['rows_total'] + (status_counts.keys() | list) %}
 {%- set suite = ['run_id', 'variant_id', 'suite_id'] %}
 
-with suites as (
-    select * from {{ ref('stg_coder_eval__suites') }}
-),
+with suites as (select * from {{ ref('stg_coder_eval__suites') }}),
 
 rows_recomputed as (
     select
@@ -62,9 +60,7 @@ clustered as (
     group by {{ qualified('c', suite) }}
 ),
 
-metrics as (
-    select * from {{ ref('stg_coder_eval__suite_criterion_metrics') }}
-),
+metrics as (select * from {{ ref('stg_coder_eval__suite_criterion_metrics') }}),
 
 checks as (
     select

@@ -7,9 +7,7 @@
 -- (Holm, BH) within the family of all variant pairs of one experiment run.
 {%- set comparison = ['run_id', 'system_prompt_regime', 'variant_a', 'variant_b'] %}
 
-with pairs as (
-    select * from {{ ref('int_coder_eval__variant_comparison_pairs') }}
-),
+with pairs as (select * from {{ ref('int_coder_eval__variant_comparison_pairs') }}),
 
 experiments as (
     select

@@ -4,9 +4,7 @@
 {%- set replicate_counts = ['n_replicates', 'n_succeeded', 'n_failed', 'n_error', 'n_ungraded', 'n_graded', 'n_measured'] %}
 {%- set stratum = ['run_id', 'variant_id', 'system_prompt_regime'] %}
 
-with folds as (
-    select * from {{ ref('int_coder_eval__regime_task_folds') }}
-),
+with folds as (select * from {{ ref('int_coder_eval__regime_task_folds') }}),
 
 -- one row per (stratum, task) = one cluster for the clustered SE of average_score
 clusters as (

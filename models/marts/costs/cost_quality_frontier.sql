@@ -15,9 +15,7 @@
 {#- an arm of one comparable stratum: the grain of the frontier #}
 {%- set arm_key = ['source_family', 'stratum', 'arm'] %}
 
-with units as (
-    select * from {{ ref('int_costs__quality_units') }}
-),
+with units as (select * from {{ ref('int_costs__quality_units') }}),
 
 -- one row per (arm, cluster): the cluster totals of the clustered SEs and of the ratio's variances
 clusters as (

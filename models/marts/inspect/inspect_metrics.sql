@@ -8,13 +8,9 @@
   group_key)) is one group of samples (group_name), or their whole: its numbers, counts and interval are that
   group's; n_samples_errored stays the log's.
 -#}
-with metrics as (
-    select * from {{ ref('int_inspect__metrics') }}
-),
+with metrics as (select * from {{ ref('int_inspect__metrics') }}),
 
-logs as (
-    select * from {{ ref('int_inspect__logs') }}
-)
+logs as (select * from {{ ref('int_inspect__logs') }})
 
 
 select

@@ -5,9 +5,7 @@
   (int_costs__repriced). The cost is NULL unless every record is priced (cost_usd_priced is the part that is).
   Never pooled across logs, statuses or spend kinds; the grader's spend is never the model's (R33).
 -#}
-with spend as (
-    select * from {{ ref('int_inspect__sample_spend') }}
-),
+with spend as (select * from {{ ref('int_inspect__sample_spend') }}),
 
 repriced as (
     select * from {{ ref('int_costs__repriced') }}

@@ -2,9 +2,7 @@
   One row per pipeline measurement (standalone layer or end-to-end), with router grading, blame and
   provenance. `model` is the normalised id of measured_model (the logged spelling).
 -#}
-with measurements as (
-    select * from {{ ref('int_layered__measurements') }}
-),
+with measurements as (select * from {{ ref('int_layered__measurements') }}),
 
 names as {{ model_name_map('measurements', 'measured_model', ref('model_aliases')) }}
 

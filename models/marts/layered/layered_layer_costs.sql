@@ -9,9 +9,7 @@
 -#}
 {%- set grain = ['pipeline', 'measurement', 'layer', 'model'] %}
 
-with layer_rows as (
-    select * from {{ ref('int_layered__layer_costs') }}
-),
+with layer_rows as (select * from {{ ref('int_layered__layer_costs') }}),
 
 repriced as (
     select * from {{ ref('fct_costs_repriced') }}

@@ -3,9 +3,7 @@
   that answered the turn) is the normalised id; chat_model / coder_model are the cell's own spelling
   (the cell is the file: two spellings are two cells).
 -#}
-with turns as (
-    select * from {{ ref('int_matrix__turns') }}
-),
+with turns as (select * from {{ ref('int_matrix__turns') }}),
 
 names as {{ model_name_map('turns', 'model', ref('model_aliases')) }}
 

@@ -1,6 +1,4 @@
-with iterations as (
-    select * from {{ ref('base_coder_eval__task_iterations') }}
-)
+with iterations as (select * from {{ ref('base_coder_eval__task_iterations') }})
 
 select
     {{ coder_eval_replicate_identity('i') }},

@@ -1,7 +1,5 @@
 {#- The criteria a task declared (task.json task_config.resolved.success_criteria[]), positionally matching the results. -#}
-with source as (
-    select * from {{ source('coder_eval', 'ce_task_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_task_docs') }})
 
 select
     {{ coder_eval_task_doc_replicate('d') }},

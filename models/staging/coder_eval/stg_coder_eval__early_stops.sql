@@ -1,6 +1,4 @@
-with source as (
-    select * from {{ source('coder_eval', 'ce_task_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_task_docs') }})
 
 select
     {{ coder_eval_task_doc_replicate('d') }},

@@ -6,9 +6,7 @@
     ('replicate_count', '$.replicate_count', 'bigint', "1")
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_experiment_docs') }})
 
 select
     {{ coder_eval_report_provenance('d') }},

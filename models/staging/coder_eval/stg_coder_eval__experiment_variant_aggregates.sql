@@ -1,8 +1,6 @@
 {%- set fields = coder_eval_variant_summary_fields() -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_experiment_docs') }})
 
 select
     {{ coder_eval_report_provenance('d') }},

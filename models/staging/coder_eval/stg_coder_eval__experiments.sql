@@ -5,9 +5,7 @@
     ('total_duration_seconds', '$.total_duration_seconds', 'double')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_experiment_docs') }})
 
 select
     {{ coder_eval_report_provenance('d') }},

@@ -1,6 +1,4 @@
-with source as (
-    select * from {{ source('coder_eval', 'ce_experiment_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_experiment_docs') }})
 
 select
     d.load_id,

@@ -1,6 +1,4 @@
-with source as (
-    select * from {{ source('coder_eval', 'ce_run_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_run_docs') }})
 
 select
     d.run_dir,

@@ -10,9 +10,7 @@
     ('total_pairs', '$.details.total_pairs', 'bigint')
 ] -%}
 
-with aggregates as (
-    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
-)
+with aggregates as (select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }})
 
 select
     {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},

@@ -2,9 +2,7 @@
     ('metric_value', '$', 'double')
 ] -%}
 
-with aggregates as (
-    select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }}
-)
+with aggregates as (select * from {{ ref('base_coder_eval__suite_criterion_aggregates') }})
 
 select
     {{ star_except('a', ['criterion_type', 'criterion_description', 'aggregate_json']) }},

@@ -9,9 +9,7 @@
     ('replicate_index', '$.replicate_index', 'bigint', "0")
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_suite_docs') }})
 
 select
     {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},

@@ -12,9 +12,7 @@
     ('rows_graded_stored', '$.rows_graded', 'bigint')
 ] -%}
 
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_suite_docs') }})
 
 select
     {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},

@@ -3,13 +3,9 @@
   each turn (iterations[].token_usage) and each judge criterion result (token_usage, success and
   post-failure lists). Legacy input_tokens-only objects are adopted as the uncached slice.
 -#}
-with source as (
-    select * from {{ source('coder_eval', 'ce_task_docs') }}
-),
+with source as (select * from {{ source('coder_eval', 'ce_task_docs') }}),
 
-iterations as (
-    select * from {{ ref('base_coder_eval__task_iterations') }}
-),
+iterations as (select * from {{ ref('base_coder_eval__task_iterations') }}),
 
 criteria as (
     {{ coder_eval_task_doc_elements_select('source', [

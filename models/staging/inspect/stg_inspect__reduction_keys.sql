@@ -3,9 +3,7 @@
   the epoch reducer, as JSON and as inspect_ai's value_to_float (score_name = the key, as the header's results name
   it). A reduced value that is not a dict has no rows here (stg_inspect__reductions holds it).
 -#}
-with reduced_samples as (
-    select * from {{ ref('base_inspect__reduced_samples') }}
-)
+with reduced_samples as (select * from {{ ref('base_inspect__reduced_samples') }})
 
 select
     r.source_file,

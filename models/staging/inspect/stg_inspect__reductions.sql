@@ -1,7 +1,5 @@
 {#- One row per (log, scorer, reducer, sample) of reductions.json: the per-sample value after the epoch reducer. -#}
-with reduced_samples as (
-    select * from {{ ref('base_inspect__reduced_samples') }}
-)
+with reduced_samples as (select * from {{ ref('base_inspect__reduced_samples') }})
 
 select
     r.source_file,

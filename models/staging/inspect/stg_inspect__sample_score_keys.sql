@@ -4,9 +4,7 @@
   `value_float` is inspect_ai's value_to_float of the key's value. A score that is not a dict has no rows here
   (stg_inspect__sample_scores holds it).
 -#}
-with scores as (
-    select * from {{ ref('base_inspect__sample_scores') }}
-)
+with scores as (select * from {{ ref('base_inspect__sample_scores') }})
 
 select
     {{ qualified('s', inspect_sample_grain()) }},

@@ -2,9 +2,7 @@
     told it (discovery's verdict, `--family` included), in the one word per family that every mart uses. -#}
 with
 
-source as (
-    select * from {{ source('raw', 'files') }}
-)
+source as (select * from {{ source('raw', 'files') }})
 
 select
     source_file,

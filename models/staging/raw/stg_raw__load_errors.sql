@@ -8,9 +8,7 @@
                             '/suite.json', 'judge-%.yaml', 'judge-%.yml', 'judge-%.json'] %}
 with
 
-source as (
-    select * from {{ source('raw', 'load_errors') }}
-),
+source as (select * from {{ source('raw', 'load_errors') }}),
 
 located as (
     select

@@ -1,9 +1,7 @@
 {#- One row per `evalhouse load` run, with its counters (typed as the loader wrote them). -#}
 with
 
-source as (
-    select * from {{ source('raw', 'loads') }}
-)
+source as (select * from {{ source('raw', 'loads') }})
 
 select
     load_id,

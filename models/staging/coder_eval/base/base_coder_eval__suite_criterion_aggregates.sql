@@ -4,9 +4,7 @@
   A base model: the per-aggregate staging models (class label stats, confusion entries, metrics, threshold
   checks) read their nested lists from here, so the unnesting is written once.
 -#}
-with source as (
-    select * from {{ source('coder_eval', 'ce_suite_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_suite_docs') }})
 
 select
     {{ coder_eval_report_provenance('d', ['variant_id', 'suite_id']) }},

@@ -5,9 +5,7 @@
   A base model: the per-turn staging models (iterations, commands, messages, provider calls and errors,
   token usage) read their lists from here, so the unnesting is written once.
 -#}
-with source as (
-    select * from {{ source('coder_eval', 'ce_task_docs') }}
-)
+with source as (select * from {{ source('coder_eval', 'ce_task_docs') }})
 
 select
     {{ coder_eval_task_doc_identity('d') }},

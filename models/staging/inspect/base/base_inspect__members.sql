@@ -4,9 +4,7 @@
   (a NaN score stays NaN, as inspect_ai's own value_to_float leaves it), and `has_nonfinite_literals` flags the
   member. A base model: the inspect staging models read their members from here.
 -#}
-with source as (
-    select * from {{ source('inspect', 'inspect_members') }}
-)
+with source as (select * from {{ source('inspect', 'inspect_members') }})
 
 select
     s.load_id,

@@ -1,6 +1,4 @@
-with runs as (
-    select * from {{ ref('stg_toy__runs') }}
-)
+with runs as (select * from {{ ref('stg_toy__runs') }})
 select
     r.source_file,
     r.change,

@@ -1,6 +1,4 @@
-with src as (
-    select * from {{ source('raw', 'big_lines') }}
-)
+with src as (select * from {{ source('raw', 'big_lines') }})
 select
     s.source_file,
     s.source_line,
