@@ -32,6 +32,9 @@ tokenizer download). What the logs cover (issue 17):
                    reduces over the scored ones) and on every epoch of one (`--epoch-errors`)
   ../inspect_group_keys/  grouped() over sample metadata that is not a plain string (lists, dicts, floats in exponent
                    form, None, quoted strings): inspect_ai names a group str(value) (`--group-keys`)
+  ../inspect_metric_kinds/  the metrics and reducers the other logs do not state: std(), var() and bootstrap_stderr()
+                   over C / P / I letters (P is partial credit, 0.5), a scorer whose values are booleans, and 3 epochs
+                   reduced by mean, at_least_2 and max (`--metric-kinds`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -612,6 +615,53 @@ def _group_keys() -> int:
     return 0
 
 
+def _metric_kinds() -> int:
+    """One log (fixtures/inspect_metric_kinds/) with the metrics and reducers the other fixtures do not state:
+    `letters` scores C, P (partial credit: value_to_float reads 0.5) or I under accuracy, stderr, std, var and
+    bootstrap_stderr; `exact` scores True / False under mean and stderr; 3 epochs reduced by mean, at_least_2 and max.
+    bootstrap_stderr resamples at random, so evalhouse states it and does not take it again."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import Score, Target, accuracy, bootstrap_stderr, mean, scorer, std, stderr, var
+    from inspect_ai.solver import TaskState, generate
+
+    @scorer(metrics=[accuracy(), stderr(), std(), var(), bootstrap_stderr(num_samples=200)])
+    def letters():
+        async def score(state: TaskState, target: Target):
+            answer = state.output.completion.strip()
+            return Score(value="C" if answer == target.text else "P" if answer[:1] == target.text[:1] else "I")
+        return score
+
+    @scorer(metrics=[mean(), stderr()])
+    def exact():
+        async def score(state: TaskState, target: Target):
+            return Score(value=state.output.completion.strip() == target.text)
+        return score
+
+    data = [Sample(id=f"s{i}", input=f"Item {i}: repeat the code.", target=f"{i % 10}x") for i in range(12)]
+    calls = {"n": 0}
+
+    def out(input, tools, tool_choice, config):      # of every 5 calls, one half right and one wrong: epochs differ
+        prompt = input[-1].text if input else ""
+        calls["n"] += 1
+        right = f"{int(prompt.split()[1].rstrip(':')) % 10}x"
+        wrong = {0: right[0] + "y", 3: "zz"}
+        o = ModelOutput.from_content(model="mockllm/model", content=wrong.get(calls["n"] % 5, right))
+        o.usage = ModelUsage(input_tokens=20, output_tokens=3, total_tokens=23)
+        return o
+
+    out_dir = OUT.parent / "inspect_metric_kinds"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    inspect_eval(Task(name="metric_kinds", dataset=data, solver=generate(), scorer=[letters(), exact()],
+                      epochs=Epochs(3, ["mean", "at_least_2", "max"])),
+                 model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
+                 display="none", max_samples=1)
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
@@ -631,6 +681,8 @@ def main() -> int:
         return _epoch_errors()
     if "--group-keys" in sys.argv[1:]:
         return _group_keys()
+    if "--metric-kinds" in sys.argv[1:]:
+        return _metric_kinds()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):

@@ -34,8 +34,10 @@ KINDS = {
                   "select `dq_finding(...)` and a detail, filter to the violations. Issue 15 asked for one "
                   "pattern; one model per (family, rule) is the naming rule.",
     "incremental-header": "The config block and the `only_new_pairs` source CTE of an incremental model over "
-                          "a raw table (`macros/incremental/incremental_loads.sql` documents the pattern): "
-                          "dbt reads a model's config from its own file.",
+                          "a raw table (`macros/incremental/incremental_loads.sql` documents the pattern). The "
+                          "config could sit in the models' yml instead; in the model, it stands beside the scan "
+                          "it governs, so the reader of the SELECT sees that the model is incremental and over "
+                          "which raw table.",
     "paired-pipeline": "The CTE skeleton of a paired comparison (compared, tested, ranked): every column "
                        "group in it is a macro (`paired_t_p`, `p_rank_columns`, `paired_test_columns`, "
                        "`arm_stamp_*`); what repeats is the order of the steps.",
