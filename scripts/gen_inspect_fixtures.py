@@ -665,24 +665,12 @@ def _metric_kinds() -> int:
 def main() -> int:
     import inspect_ai
 
-    if "--old" in sys.argv[1:]:
-        return _old()
-    if "--features" in sys.argv[1:]:
-        return _features()
-    if "--retry" in sys.argv[1:]:
-        return _retry()
-    if "--grouped" in sys.argv[1:]:
-        return _grouped()
-    if "--rescore" in sys.argv[1:]:
-        return _rescore()
-    if "--scales" in sys.argv[1:]:
-        return _scales()
-    if "--epoch-errors" in sys.argv[1:]:
-        return _epoch_errors()
-    if "--group-keys" in sys.argv[1:]:
-        return _group_keys()
-    if "--metric-kinds" in sys.argv[1:]:
-        return _metric_kinds()
+    modes = {"--old": _old, "--features": _features, "--retry": _retry, "--grouped": _grouped, "--rescore": _rescore,
+             "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
+             "--metric-kinds": _metric_kinds}
+    for flag, write in modes.items():
+        if flag in sys.argv[1:]:
+            return write()
     if inspect_ai.__version__ != INSPECT_VERSION:
         print(f"warning: inspect_ai {inspect_ai.__version__}, the fixtures were made with {INSPECT_VERSION}")
     for sub in ("both_models", "score_on_error", "statuses"):
