@@ -1,24 +1,20 @@
 """The metrics and reducers no other fixture states (fixtures/inspect_metric_kinds, written by inspect_ai): std(),
 var() and bootstrap_stderr() over C / P / I letters (P is partial credit, 0.5), a scorer whose values are booleans,
 and 3 epochs reduced by mean, at_least_2 and max. Each stored metric evalhouse takes again must agree with the value
-the samples give, computed here from each epoch's score with Python's statistics; bootstrap_stderr resamples at
-random, so it is stated and never taken again (R28 does not judge it)."""
+the samples give, computed from each epoch's score in Python (test_inspect_metrics' oracle, and `statistics` for std
+and var); bootstrap_stderr resamples at random, so it is stated and never taken again (R28 does not judge it)."""
 from __future__ import annotations
 
-import math
 import statistics
+from pathlib import Path
 
 import pytest
 
 from helpers import FIXTURES, load_and_build, query, run_results
-from test_inspect_metrics import SELECT, _members, _to_float
+from test_inspect_metrics import SELECT, _members, oracle
 
 LOGS = FIXTURES / "inspect_metric_kinds"
-REDUCERS = {
-    "mean": statistics.fmean,
-    "max": max,
-    "at_least_2": lambda values: float(sum(v >= 1.0 for v in values) >= 2),     # inspect_ai's at_least(2, 1.0)
-}
+REDUCED_BY = ("mean", "at_least_2", "max")
 
 
 @pytest.fixture(scope="module")
@@ -27,47 +23,41 @@ def built(tmp_path_factory):
     return load_and_build(LOGS, tmp, SELECT), tmp
 
 
-def _log() -> dict[str, dict]:
+def _path() -> Path:
     (path,) = LOGS.glob("*.eval")
-    return _members(path)
+    return path
 
 
-def _oracle(log: dict[str, dict]) -> dict[tuple[str, str, str], float]:
-    """(scorer, reducer, metric) -> its value over the samples, each reduced over its 3 epochs."""
-    epochs: dict[tuple[str, str], list[float]] = {}
-    for name, sample in log.items():
-        if name.startswith("samples/"):
-            for scorer, score in sample["scores"].items():
-                epochs.setdefault((scorer, sample["id"]), []).append(_to_float(score["value"]))
+def _oracle() -> dict[tuple[str, str, str], float]:
+    """(scorer, reducer, metric) -> its value over the samples, each reduced over its 3 epochs (test_inspect_metrics'
+    oracle), and their sample standard deviation and variance."""
     out = {}
-    for reducer, reduce in REDUCERS.items():
-        for scorer in ("letters", "exact"):
-            values = [reduce(v) for (s, _), v in sorted(epochs.items()) if s == scorer]
-            assert len(values) == 12
-            sd = statistics.stdev(values)
-            out[(scorer, reducer, "accuracy" if scorer == "letters" else "mean")] = statistics.fmean(values)
-            out[(scorer, reducer, "stderr")] = sd / math.sqrt(len(values))
-            out[(scorer, reducer, "std")] = sd
-            out[(scorer, reducer, "var")] = statistics.variance(values)
+    for (_, scorer, reducer), o in oracle(_path()).items():
+        values = o["values"]
+        assert len(values) == 12
+        out[(scorer, reducer, "accuracy" if scorer == "letters" else "mean")] = o["mean"]
+        out[(scorer, reducer, "stderr")] = o["stderr"]
+        out[(scorer, reducer, "std")] = statistics.stdev(values)
+        out[(scorer, reducer, "var")] = statistics.variance(values)
     return out
 
 
 def test_the_fixture_states_what_it_is_there_for():
-    log = _log()
+    log = _members(_path())
     letters = [s["scores"]["letters"]["value"] for k, s in log.items() if k.startswith("samples/")]
     exact = [s["scores"]["exact"]["value"] for k, s in log.items() if k.startswith("samples/")]
     assert {"C", "P", "I"} <= set(letters) and set(map(type, exact)) == {bool}
     stored = {(s["name"], s["reducer"], m) for s in log["header.json"]["results"]["scores"] for m in s["metrics"]}
-    assert {("letters", r, m) for r in REDUCERS for m in ("std", "var", "bootstrap_stderr")} <= stored
-    oracle = _oracle(log)
+    assert {("letters", r, m) for r in REDUCED_BY for m in ("std", "var", "bootstrap_stderr")} <= stored
+    want = _oracle()
     # the reducers give different values, so a reducer taken for another would show
-    assert len({round(oracle[("letters", r, "accuracy")], 9) for r in REDUCERS}) == 3
+    assert len({round(want[("letters", r, "accuracy")], 9) for r in REDUCED_BY}) == 3
 
 
 def test_every_stored_metric_but_the_bootstrap_is_taken_again_and_agrees(built):
     db, tmp = built
-    log = _log()
-    oracle = _oracle(log)
+    log = _members(_path())
+    want = _oracle()
     stored = {(s["name"], s["reducer"], metric): m["value"] for s in log["header.json"]["results"]["scores"]
               for metric, m in s["metrics"].items()}
     rows = query(db, "select score_name, reducer, metric, value_stored, value_recomputed, is_recomputed "
@@ -81,6 +71,6 @@ def test_every_stored_metric_but_the_bootstrap_is_taken_again_and_agrees(built):
             assert (is_recomputed, value_recomputed) == (False, None), key
         else:
             assert is_recomputed, key
-            assert value_recomputed == pytest.approx(oracle[key], abs=1e-12), key
+            assert value_recomputed == pytest.approx(want[key], abs=1e-12), key
             assert value_stored == pytest.approx(value_recomputed, abs=1e-9), key
     assert run_results(tmp / "target")["r28_inspect_stored_metrics_agree"]["status"] == "pass"

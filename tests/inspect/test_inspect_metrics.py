@@ -26,6 +26,14 @@ stats_oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(stats_oracle)
 SELECT = ["+inspect_metrics", "+inspect_model_pairs", "+int_dq__inspect_r28_stored_metric_disagrees"]
 
+# an epoch reducer as inspect_ai applies it to a sample's scored epochs (value_to_float values)
+REDUCERS = {
+    "mean": statistics.fmean,
+    None: statistics.fmean,
+    "max": max,
+    "at_least_2": lambda values: float(sum(v >= 1.0 for v in values) >= 2),     # at_least(2, value=1.0)
+}
+
 
 def _members(path: Path) -> dict[str, dict]:
     """The log's JSON members, read here without the loader (zstd by hand, DEFLATE by zipfile)."""
@@ -94,7 +102,7 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
         name, scorer, reducer = res["name"], res["scorer"], res.get("reducer")
         cluster = (res["metrics"].get("stderr", {}).get("params") or {}).get("cluster")
         per_sample = _epochs(samples, name, scorer)
-        reduce = {"mean": statistics.fmean, "max": max, None: statistics.fmean}[reducer]
+        reduce = REDUCERS[reducer]
         ids = list(per_sample)
         vals = [reduce(per_sample[i]) for i in ids]
         n = len(vals)
@@ -217,7 +225,7 @@ def _reduced(path: Path, scorer: str, reducer: str) -> dict:
             out.setdefault(s["id"], [])
             if v is not None:
                 out[s["id"]].append(v)
-    reduce = {"mean": statistics.fmean, "max": max}[reducer]
+    reduce = REDUCERS[reducer]
     return {sid: (reduce(v) if v else 0.0) for sid, v in out.items()}
 
 
