@@ -254,6 +254,7 @@ def _fixture_runs():
                 "scenario": r["id"], "kind": kind, "model": r["model"],
                 "with_brain": r.get("with_brain"), "with_plan": r.get("with_plan"),
                 "change": r["change"], "regress": r["regress"], "n_assert": len(r["change_detail"]),
+                "n_assert_passed": sum(1 for e in r["change_detail"] if isinstance(e, list) and e[1:] == [True]),
                 "stamp": datetime.fromisoformat(r["stamp"]).astimezone(timezone.utc),
                 "calls": r.get("calls", r.get("metrics", {}).get("llm_calls")),
             })
@@ -288,8 +289,8 @@ def _wilson(p, n, crit):
 
 def _interval(mean, se, n_clusters, n_obs, lo=0.0, hi=1.0, binary=False):
     """The contract's clustered interval, written out independently of the SQL and of the stats oracle:
-    t(C-1); a unit-range mean of 0/1 values (binary) is a clustered rate: Wilson at the design-effect n
-    (at most n); the angular scale for another unit-range mean with C >= 4; Wilson at n when SE = 0; NULL
+    t(C-1); a unit-range mean of 0/1 values (binary), or of shares of n_obs assertions, is a clustered rate: Wilson at
+    the design-effect n (at most n); the angular scale for another unit-range mean with C >= 4; Wilson at n when SE = 0; NULL
     below 2."""
     from scipy import stats  # noqa: PLC0415
 
@@ -329,7 +330,7 @@ def test_marts_match_independent_python_computation(clean):
             got[row[:4]] = (mart, row)
     expected_keys = {k for k in strata if k[0] in ("fix", "refactor", "awareness")}
     assert set(got) == expected_keys
-    n_binary = 0
+    n_binary = n_itemised = 0
     for key, rs in strata.items():
         if key not in expected_keys:
             continue
@@ -341,7 +342,13 @@ def test_marts_match_independent_python_computation(clean):
         r_clusters = len({r["scenario"] for r in rs if r["regress"] is not None})
         changes = [r["change"] for r in rs if r["change"] is not None]
         regresses = [r["regress"] for r in rs if r["regress"] is not None]
-        c_iv = _interval(cm, cse, c_clusters, len(changes), binary=all(x in (0, 1) for x in changes))
+        # change that is the pass share of each run's assertions: a clustered rate over the assertions
+        shares = [r for r in rs if r["change"] is not None]
+        itemised = bool(shares) and all(r["n_assert"] and abs(r["change"] - r["n_assert_passed"] / r["n_assert"]) <= 1e-9
+                                        for r in shares)
+        n_itemised += itemised and cse is not None and any(x not in (0, 1) for x in changes)
+        c_iv = _interval(cm, cse, c_clusters, sum(r["n_assert"] for r in shares) if itemised else len(changes),
+                         binary=itemised or all(x in (0, 1) for x in changes))
         r_iv = _interval(rm, rse, r_clusters, len(regresses), binary=all(x in (0, 1) for x in regresses))
         n_binary += bool(changes) and all(x in (0, 1) for x in changes) and 0 < cm < 1 and cse is not None
         exp = [
@@ -355,6 +362,7 @@ def test_marts_match_independent_python_computation(clean):
         assert row[14] == min(r["stamp"] for r in rs) and row[15] == max(r["stamp"] for r in rs)
     assert sum(row[13] for _, row in got.values()) > 0     # the fixture does contain done-but-broke runs
     assert n_binary > 0  # and a stratum of pass/fail changes, whose mean takes the clustered rate's interval
+    assert n_itemised > 0  # and strata of assertion shares, whose mean takes the rate over their assertions
     # every fixture run is one fct_big_runs row with its done-but-broke flag
     n_dbb = sum(1 for r in runs if r["change"] == 1.0 and r["regress"] is not None and r["regress"] < 1.0)
     assert query(db, "select count(*), count(case when done_but_broke then 1 end) from marts.fct_big_runs") \

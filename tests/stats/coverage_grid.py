@@ -8,7 +8,8 @@ arms run on the same clusters (the t(C-1) interval on [-1, 1] of the comparison 
 Design: C clusters (tasks, scenarios), each with an effect u ~ N(0, sigma) on the logit scale around mu;
 R replicates per cluster; each replicate's score is, by `kind`:
   bin     pass/fail with probability p = expit(mu + u)   (the mean is the clustered rate: same interval)
-  frac10  the share of 10 assertions passing, each with probability p
+  frac10  the share of 10 assertions passing, each with probability p (`items`: the interval the marts give a
+          share whose assertions the logs count, the clustered rate over the 10 x n assertions)
   beta10  a continuous score ~ Beta(10 p, 10 (1 - p))
 Truth: E[expit(mu + u)] by Gauss-Hermite quadrature (the super-population mean). The paired design adds a
 second arm on the same clusters at mu + DELTA (same u): truth E[expit(mu + DELTA + u) - expit(mu + u)].
@@ -61,8 +62,8 @@ def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]
     interval in one design."""
     want = truth(mu, sigma)
     want_diff = truth(mu, sigma, DELTA) - want
-    covered = {"mean": 0, "diff": 0, "rate": 0, "cand": 0}
-    width = {"mean": 0.0, "cand": 0.0}
+    covered = {"mean": 0, "diff": 0, "rate": 0, "cand": 0, "items": 0}
+    width = {"mean": 0.0, "cand": 0.0, "items": 0.0}
     for _ in range(sims):
         u = sigma * rng.standard_normal(n_clusters)
         x = scores(rng, kind, expit(mu + u), replicates)
@@ -79,12 +80,17 @@ def cell(rng, kind, n_clusters, replicates, mu, sigma, sims) -> dict[str, float]
         covered["cand"] += hit
         covered["rate"] += hit
         width["cand"] += hi - lo
+        if kind == "frac10":  # the marts' rule for a share of assertions they can count: the rate over the assertions
+            lo, hi = oracle.clustered_rate_ci(float(x.sum()) * 10, n * 10, se, n_clusters)
+            covered["items"] += lo - 1e-12 <= want <= hi + 1e-12
+            width["items"] += hi - lo
         d = scores(rng, kind, expit(mu + DELTA + u), replicates).mean(1) - x.mean(1)   # one pair per cluster
         se = oracle.cluster_se_two_pass(list(d), [1] * n_clusters)
         lo, hi = oracle.clustered_mean_ci(float(d.mean()), se, n_clusters, n_clusters, -1.0, 1.0)
         covered["diff"] += lo - 1e-12 <= want_diff <= hi + 1e-12
-    out = {k: v / sims for k, v in covered.items() if kind == "bin" or k != "rate"}
-    out["cand_width"] = width["cand"] / width["mean"] if width["mean"] else float("nan")
+    out = {k: v / sims for k, v in covered.items() if (kind == "bin" or k != "rate") and (kind == "frac10" or k != "items")}
+    for k in ("cand", "items") if kind == "frac10" else ("cand",):
+        out[f"{k}_width"] = width[k] / width["mean"] if width["mean"] else float("nan")
     return out
 
 
@@ -141,7 +147,7 @@ def main(argv=None) -> int:  # pragma: no cover - the documented manual run
     rows = list(grid(args.sims, args.seed))
     print("| scores | interval | designs | worst coverage | designs below 0.93 |\n|---|---|---|---|---|")
     for kind in KINDS:
-        for name in ("mean", "diff", "rate", "cand"):
+        for name in ("mean", "diff", "rate", "cand", "items"):
             cov = [c[name] for (k, *_), c in rows if k == kind and name in c]
             if cov:
                 print(f"| {kind} | {name} | {len(cov)} | {min(cov):.3f} | {sum(v < 0.93 for v in cov)} |")
@@ -149,9 +155,11 @@ def main(argv=None) -> int:  # pragma: no cover - the documented manual run
     for kind in KINDS:
         ratios = sorted(c["cand_width"] for (k, *_), c in rows if k == kind)
         print(kind, f"{ratios[len(ratios) // 2]:.2f}", f"{ratios[-1]:.2f}")
+    ratios = sorted(c["items_width"] for (k, *_), c in rows if k == "frac10")
+    print(f"items (frac10): its width / the mean interval's: median {ratios[len(ratios) // 2]:.2f}, max {ratios[-1]:.2f}")
     print("\nbelow 0.93 (kind, clusters, replicates, mu, sigma, truth): coverage")
     for key, c in rows:
-        if any(v < 0.93 for k, v in c.items() if k != "cand_width"):
+        if any(v < 0.93 for k, v in c.items() if not k.endswith("_width")):
             print(key, c)
     groups = list(groups_grid(args.sims, args.seed))
     print("\nthe mean of groups: | scores | designs | worst coverage | designs below 0.93 |")

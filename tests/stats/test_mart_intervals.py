@@ -42,16 +42,20 @@ def need(mart_db, mart: str):
 
 def test_big_rates_intervals_recomputed_from_fct_big_runs(mart_db):
     db = need(mart_db, "big_rates")
-    runs = query(db, """select kind, model, with_brain, with_plan, scenario_id, change, regress
+    runs = query(db, """select kind, model, with_brain, with_plan, scenario_id, change, regress,
+                                    change_assertions_passed, change_assertions_total
                              from marts.fct_big_runs where kind in ('fix', 'refactor')""")
     groups = defaultdict(lambda: defaultdict(list))
-    for kind, model, brain, plan, scenario, change, regress in runs:
+    items = defaultdict(list)  # per stratum: a measured change's assertion count, None unless it is their pass share
+    for kind, model, brain, plan, scenario, change, regress, passed, total in runs:
         groups[(kind, model, brain, plan)][scenario].append((change, regress))
+        if change is not None:
+            items[(kind, model, brain, plan)].append(total if total and abs(change - passed / total) <= 1e-9 else None)
     rates = query(db, """select kind, model, with_brain, with_plan, change_mean, change_se, change_ci_low,
                                      change_ci_high, regress_mean, regress_se, regress_ci_low, regress_ci_high
                               from marts.big_rates""")
     assert rates and len(rates) == len(groups)
-    n_with_se = 0
+    n_with_se = n_itemised = 0
     for kind, model, brain, plan, *got in rates:
         clusters = groups[(kind, model, brain, plan)]
         want = []
@@ -64,11 +68,17 @@ def test_big_rates_intervals_recomputed_from_fct_big_runs(mart_db):
             se = oracle.cluster_se_two_pass(sums, ns)
             n_clusters = sum(1 for n in ns if n > 0)
             values = [v[idx] for obs in clusters.values() for v in obs if v[idx] is not None]
-            lo, hi = oracle.clustered_mean_ci(mean, se, n_clusters, total, binary=binary(values))
+            counts = items[(kind, model, brain, plan)]
+            if idx == 0 and counts and None not in counts:  # change: a share of assertions, the rate over them
+                n_itemised += 1
+                lo, hi = oracle.clustered_mean_ci(mean, se, n_clusters, sum(counts), binary=True)
+            else:
+                lo, hi = oracle.clustered_mean_ci(mean, se, n_clusters, total, binary=binary(values))
             want += [mean, se, lo, hi]
         assert all(close(g, w) for g, w in zip(got, want)), (kind, model, brain, plan, got, want)
         n_with_se += got[1] is not None
     assert n_with_se > 0  # at least one row actually exercises the clustered interval
+    assert 0 < n_itemised < len(rates)  # both rules are exercised: assertion shares and change without them
 
 
 def test_matrix_pass_rates_recomputed_from_fct_matrix_turns(mart_db):

@@ -5,7 +5,9 @@
   deepseek-v4-flash) is one stratum; model_raw_spellings lists the logged spellings pooled
   (fct_big_runs.model_raw splits them). Means of change / regress with a cluster-robust (by scenario_id)
   95% interval with a t(C-1) critical value (contract: statistics conventions; the clustered rate's interval
-  when every run's share is 0 or 1, i.e. one assertion each), the assertion count next to
+  when every run's share is 0 or 1, i.e. one assertion each, and for change whenever every run's change is the
+  pass share of its change_detail assertions: then the interval is the clustered rate's over the assertions,
+  n = change_assertions_total; 2026-12-06), the assertion count next to
   the change mean (R01), done-but-broke counts (R06) and the stamp range (R12). Kinds are never pooled:
   kind is part of the grain (R03).
 -#}
@@ -28,6 +30,15 @@ clusters as (
         {%- endfor %}
         sum(change_assertions_total) as change_assertions_total,
         max(change_assertions_total) as change_assertions_per_run,
+        -- change as a share of binary items: the runs whose change is the pass share of their assertions
+        sum(case when change is not null then change_assertions_total end) as change_items,
+        count(
+            case
+                when change_assertions_total > 0
+                    and abs(change - cast(change_assertions_passed as double) / change_assertions_total) <= 1e-9
+                    then 1
+            end
+        ) as change_itemised,
         count(case when done_but_broke then 1 end) as n_done_but_broke,
         count(case when stamp_is_naive then 1 end) as n_naive_stamps,
         min(stamp) as first_stamp,
@@ -50,6 +61,8 @@ strata as (
             count(case when {{ m }}_n > 0 then 1 end) as n_{{ m }}_clusters,
             sum({{ m }}_nonbinary) as n_{{ m }}_nonbinary,
         {%- endfor %}
+        sum(change_items) as n_change_items,
+        sum(change_itemised) as n_change_itemised,
         sum(n_done_but_broke) as n_done_but_broke,
         sum(n_naive_stamps) as n_naive_stamps,
         min(first_stamp) as first_stamp,
@@ -102,9 +115,15 @@ select
         cast({{ m }}_mean as double) as {{ m }}_mean,
         cast({{ m }}_se as double) as {{ m }}_se,
         cast(n_{{ m }}_clusters as bigint) as n_{{ m }}_clusters,
+        {#- change when every run's is the pass share of its assertions: a clustered rate over the assertions -#}
+        {%- set n_obs, binary = 'n_' ~ m ~ '_measured', 'n_' ~ m ~ '_nonbinary = 0' %}
+        {%- if m == 'change' %}
+            {%- set n_obs = 'case when n_change_itemised = n_change_measured then n_change_items else n_change_measured end' %}
+            {%- set binary = binary ~ ' or n_change_itemised = n_change_measured' %}
+        {%- endif %}
         {%- for side in ['low', 'high'] %}
-            {{ clustered_mean_bound(m ~ '_mean', m ~ '_se', 'n_' ~ m ~ '_clusters', 'n_' ~ m ~ '_measured', side,
-                                    binary='n_' ~ m ~ '_nonbinary = 0') }} as {{ m }}_ci_{{ side }},
+            {{ clustered_mean_bound(m ~ '_mean', m ~ '_se', 'n_' ~ m ~ '_clusters', n_obs, side, binary=binary) }}
+                as {{ m }}_ci_{{ side }},
         {%- endfor %}
         cast({{ ci_null_reason(m ~ '_mean', 'n_' ~ m ~ '_clusters') }} as {{ dbt.type_string() }}) as {{ m }}_ci_reason,
     {%- endfor %}
