@@ -171,3 +171,53 @@ def test_the_grain_check_catches_a_model_without_one():
         "test.p.g": {"resource_type": "test", "attached_node": "model.p.a", "test_metadata": {"name": "grain"}},
         "test.p.u": {"resource_type": "test", "attached_node": "model.p.b", "test_metadata": {"name": "unique"}}}}
     assert models_without_grain(manifest) == ["b"]
+
+
+def misplaced_properties(manifest: dict) -> list[str]:
+    """A model's yml entry sits in its SQL's folder (a `base/` model's in the folder above), so a newcomer who opens the
+    folder finds the model's docs and tests beside it."""
+    out = []
+    for node in manifest["nodes"].values():
+        if node["resource_type"] != "model" or not node.get("patch_path"):
+            continue
+        sql = Path(node["original_file_path"]).parent
+        sql = sql.parent if sql.name == "base" else sql
+        yml = Path(node["patch_path"].split("://", 1)[-1]).parent
+        if yml != sql:
+            out.append(f"{node['name']}: {node['original_file_path']} is described in {node['patch_path']}")
+    return sorted(out)
+
+
+def test_every_model_is_described_in_its_own_folder(manifest):
+    assert misplaced_properties(manifest) == []
+
+
+def test_the_folder_check_catches_a_model_described_elsewhere():
+    manifest = {"nodes": {
+        "model.p.a": {"resource_type": "model", "name": "int_costs__x", "original_file_path": "models/intermediate/costs/int_costs__x.sql",
+                      "patch_path": "p://models/intermediate/coder_eval/_int_coder_eval__models.yml"},
+        "model.p.b": {"resource_type": "model", "name": "base_big__y", "original_file_path": "models/staging/big/base/base_big__y.sql",
+                      "patch_path": "p://models/staging/big/_big__models.yml"}}}
+    assert misplaced_properties(manifest) == [
+        "int_costs__x: models/intermediate/costs/int_costs__x.sql is described in "
+        "p://models/intermediate/coder_eval/_int_coder_eval__models.yml"]
+
+
+def doubled_quotes(manifest: dict) -> list[str]:
+    """No rendered description shows a doubled quote (`row''s`: a YAML plain scalar written as if it were quoted, or
+    a quoted one escaped twice)."""
+    out = []
+    for node in [*manifest["nodes"].values(), *manifest["sources"].values()]:
+        texts = {"": node.get("description") or "", **{c: v.get("description") or "" for c, v in node.get("columns", {}).items()}}
+        out += [f"{node['name']}.{c}".rstrip(".") for c, t in texts.items() if "''" in t]
+    return sorted(out)
+
+
+def test_no_description_shows_a_doubled_quote(manifest):
+    assert doubled_quotes(manifest) == []
+
+
+def test_the_quote_check_catches_a_planted_one():
+    manifest = {"nodes": {"model.p.a": {"name": "a", "description": "ok", "columns": {"c": {"description": "the row''s"}}}},
+                "sources": {"source.p.s.t": {"name": "t", "description": "a table''s rows", "columns": {}}}}
+    assert doubled_quotes(manifest) == ["a.c", "t"]
