@@ -93,13 +93,18 @@ NAMED_FOR_WHAT_THEY_MEASURE = {"data_quality_findings", "field_lineage", "cost_q
 
 
 def naming_problems(manifest: dict) -> list[str]:
-    """Every model's name carries its folder's family word in its layer's pattern:
+    """Every model's yml entry is in its SQL's folder (a `base/` model's in the folder above), so its docs and tests
+    are found beside it, and its name carries its folder's family word in its layer's pattern:
     staging/<f>/stg_<f>__* (base/base_<f>__*), intermediate/<f>/int_<f>__* or int_dq__<f>_* (data-quality findings),
     marts/<f>/fct_<f>_* (facts) or <f>_* (aggregates), marts/aliases/ (old names, generated)."""
     out = []
     for node in manifest["nodes"].values():
         if node["resource_type"] != "model":
             continue
+        folder = Path(node["original_file_path"]).parent
+        folder = folder.parent if folder.name == "base" else folder
+        if node.get("patch_path") and Path(node["patch_path"].split("://", 1)[-1]).parent != folder:
+            out.append(f"{node['original_file_path']}: described in {node['patch_path']}, not in its own folder")
         parts = Path(node["original_file_path"]).parts  # models/<layer>/<family>/[base/]<name>.sql
         name, layer = node["name"], parts[1]
         family = parts[2] if len(parts) > 3 else None
@@ -121,13 +126,19 @@ def test_every_model_is_named_for_its_family_and_layer(manifest):
 
 
 def test_the_naming_check_catches_a_planted_name():
-    """Negative control: a mart outside its family's words and a staging model in the wrong folder are named."""
+    """Negative control: a mart outside its family's words, a staging model in the wrong folder and a model described
+    in another folder's yml are named."""
     manifest = {"nodes": {
         "model.p.a": {"resource_type": "model", "name": "ce_rates", "original_file_path": "models/marts/coder_eval/ce_rates.sql"},
         "model.p.b": {"resource_type": "model", "name": "stg_big__runs", "original_file_path": "models/staging/matrix/stg_big__runs.sql"},
-        "model.p.c": {"resource_type": "model", "name": "fct_big_runs", "original_file_path": "models/marts/big/fct_big_runs.sql"}}}
+        "model.p.c": {"resource_type": "model", "name": "fct_big_runs", "original_file_path": "models/marts/big/fct_big_runs.sql"},
+        "model.p.d": {"resource_type": "model", "name": "int_costs__x", "original_file_path": "models/intermediate/costs/int_costs__x.sql",
+                      "patch_path": "p://models/intermediate/coder_eval/_int_coder_eval__models.yml"},
+        "model.p.e": {"resource_type": "model", "name": "base_big__y", "original_file_path": "models/staging/big/base/base_big__y.sql",
+                      "patch_path": "p://models/staging/big/_big__models.yml"}}}
     problems = naming_problems(manifest)
-    assert len(problems) == 2 and "ce_rates" in problems[0] and "stg_big__runs" in problems[1]
+    assert len(problems) == 3 and "int_costs__x.sql: described in" in problems[0] and "ce_rates" in problems[1]
+    assert "stg_big__runs" in problems[2]
 
 
 def macro_refs(project: Path) -> list[str]:
@@ -171,36 +182,6 @@ def test_the_grain_check_catches_a_model_without_one():
         "test.p.g": {"resource_type": "test", "attached_node": "model.p.a", "test_metadata": {"name": "grain"}},
         "test.p.u": {"resource_type": "test", "attached_node": "model.p.b", "test_metadata": {"name": "unique"}}}}
     assert models_without_grain(manifest) == ["b"]
-
-
-def misplaced_properties(manifest: dict) -> list[str]:
-    """A model's yml entry sits in its SQL's folder (a `base/` model's in the folder above), so a newcomer who opens the
-    folder finds the model's docs and tests beside it."""
-    out = []
-    for node in manifest["nodes"].values():
-        if node["resource_type"] != "model" or not node.get("patch_path"):
-            continue
-        sql = Path(node["original_file_path"]).parent
-        sql = sql.parent if sql.name == "base" else sql
-        yml = Path(node["patch_path"].split("://", 1)[-1]).parent
-        if yml != sql:
-            out.append(f"{node['name']}: {node['original_file_path']} is described in {node['patch_path']}")
-    return sorted(out)
-
-
-def test_every_model_is_described_in_its_own_folder(manifest):
-    assert misplaced_properties(manifest) == []
-
-
-def test_the_folder_check_catches_a_model_described_elsewhere():
-    manifest = {"nodes": {
-        "model.p.a": {"resource_type": "model", "name": "int_costs__x", "original_file_path": "models/intermediate/costs/int_costs__x.sql",
-                      "patch_path": "p://models/intermediate/coder_eval/_int_coder_eval__models.yml"},
-        "model.p.b": {"resource_type": "model", "name": "base_big__y", "original_file_path": "models/staging/big/base/base_big__y.sql",
-                      "patch_path": "p://models/staging/big/_big__models.yml"}}}
-    assert misplaced_properties(manifest) == [
-        "int_costs__x: models/intermediate/costs/int_costs__x.sql is described in "
-        "p://models/intermediate/coder_eval/_int_coder_eval__models.yml"]
 
 
 def doubled_quotes(manifest: dict) -> list[str]:
