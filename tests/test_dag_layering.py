@@ -202,3 +202,34 @@ def test_the_quote_check_catches_a_planted_one():
     manifest = {"nodes": {"model.p.a": {"name": "a", "description": "ok", "columns": {"c": {"description": "the row''s"}}}},
                 "sources": {"source.p.s.t": {"name": "t", "description": "a table''s rows", "columns": {}}}}
     assert doubled_quotes(manifest) == ["a.c", "t"]
+
+
+def repeated_descriptions(models_dir: Path) -> list[str]:
+    """A field's description is written once per family (docs/architecture.md): a text written out for the same
+    column in two models of one family is a `{% docs <family>__<column> %}` block that both refer to."""
+    import yaml  # noqa: PLC0415
+
+    seen: dict[tuple[str, str, str], list[str]] = {}
+    for path in sorted(models_dir.rglob("*.yml")):
+        layer_family = path.relative_to(models_dir).parts[:2]
+        if len(layer_family) < 2 or layer_family[1] == "aliases":  # aliases: generated copies of the marts' entries
+            continue
+        for model in (yaml.safe_load(path.read_text()) or {}).get("models") or []:
+            for col in model.get("columns") or []:
+                text = (col.get("description") or "").strip()
+                if text and "doc(" not in text:
+                    seen.setdefault((layer_family[1], col["name"], text), []).append(model["name"])
+    return sorted(f"{family}.{col}: {', '.join(models)}" for (family, col, _), models in seen.items() if len(models) > 1)
+
+
+def test_a_field_is_described_once_per_family():
+    from evalhouse.paths import PROJECT_DIR
+    assert repeated_descriptions(PROJECT_DIR / "models") == []
+
+
+def test_the_description_check_catches_a_planted_copy(tmp_path):
+    entry = "- name: {m}\n  columns:\n  - name: task_id\n    description: The task.\n"
+    for folder, model in (("intermediate/big", "int_big__a"), ("marts/big", "big_b"), ("marts/matrix", "matrix_c")):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "_x.yml").write_text("models:\n" + entry.format(m=model))
+    assert repeated_descriptions(tmp_path) == ["big.task_id: int_big__a, big_b"]
