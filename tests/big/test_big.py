@@ -342,9 +342,9 @@ def test_marts_match_independent_python_computation(clean):
         r_clusters = len({r["scenario"] for r in rs if r["regress"] is not None})
         changes = [r["change"] for r in rs if r["change"] is not None]
         regresses = [r["regress"] for r in rs if r["regress"] is not None]
-        # change that is the pass share of each run's assertions: a clustered rate over the assertions
+        # change that is the pass share of each run's assertions (within R04's 0.005): a rate over the assertions
         shares = [r for r in rs if r["change"] is not None]
-        itemised = bool(shares) and all(r["n_assert"] and abs(r["change"] - r["n_assert_passed"] / r["n_assert"]) <= 1e-9
+        itemised = bool(shares) and all(r["n_assert"] and abs(r["change"] - r["n_assert_passed"] / r["n_assert"]) <= 0.005
                                         for r in shares)
         n_itemised += itemised and cse is not None and any(x not in (0, 1) for x in changes)
         c_iv = _interval(cm, cse, c_clusters, sum(r["n_assert"] for r in shares) if itemised else len(changes),

@@ -6,8 +6,8 @@
   (fct_big_runs.model_raw splits them). Means of change / regress with a cluster-robust (by scenario_id)
   95% interval with a t(C-1) critical value (contract: statistics conventions; the clustered rate's interval
   when every run's share is 0 or 1, i.e. one assertion each, and for change whenever every run's change is the
-  pass share of its change_detail assertions: then the interval is the clustered rate's over the assertions,
-  n = change_assertions_total; 2026-12-06), the assertion count next to
+  pass share of its change_detail assertions within the log's rounding, as R04 checks: then the interval is the
+  clustered rate's over the measured runs' assertions; 2026-12-06), the assertion count next to
   the change mean (R01), done-but-broke counts (R06) and the stamp range (R12). Kinds are never pooled:
   kind is part of the grain (R03).
 -#}
@@ -31,14 +31,9 @@ clusters as (
         sum(change_assertions_total) as change_assertions_total,
         max(change_assertions_total) as change_assertions_per_run,
         -- change as a share of binary items: the runs whose change is the pass share of their assertions
+        -- within the log's rounding (R04's test, int_dq__big_r04_change_vs_detail)
         sum(case when change is not null then change_assertions_total end) as change_items,
-        count(
-            case
-                when change_assertions_total > 0
-                    and abs(change - cast(change_assertions_passed as double) / change_assertions_total) <= 1e-9
-                    then 1
-            end
-        ) as change_itemised,
+        count(case when abs(change - assertion_pass_share) <= 0.005 then 1 end) as change_itemised,
         count(case when done_but_broke then 1 end) as n_done_but_broke,
         count(case when stamp_is_naive then 1 end) as n_naive_stamps,
         min(stamp) as first_stamp,
