@@ -3,10 +3,7 @@
   timeline or latency question needs: the event kind (model, tool, score, span_begin, ...), when it happened, its
   working time and, for a model call, the model, its role and the call's token usage.
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-)
+with members as (select * from {{ ref('base_inspect__sample_members') }})
 
 select
     {{ qualified('m', inspect_sample_grain()) }},

@@ -3,10 +3,7 @@
   and _journal/start.json (written when the run starts; a killed run has only this). Typed; the status is the
   log's own (NULL on a start member).
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind in ('header', 'start')
-)
+with members as (select * from {{ ref('base_inspect__header_members') }})
 
 select
     m.source_file,

@@ -3,10 +3,7 @@
   is the content when it is a plain string (inspect may store a long string as an `attachment://` reference, kept as
   written); a list of content parts stays in `content_json`.
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-)
+with members as (select * from {{ ref('base_inspect__sample_members') }})
 
 select
     {{ qualified('m', inspect_sample_grain()) }},

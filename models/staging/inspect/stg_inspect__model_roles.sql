@@ -2,10 +2,7 @@
   One row per (log member, model role) the eval declares (`eval.model_roles`, e.g. grader): the model bound to
   the role. From header.json and from _journal/start.json (a killed run has only the latter).
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind in ('header', 'start')
-)
+with members as (select * from {{ ref('base_inspect__header_members') }})
 
 select
     m.source_file,

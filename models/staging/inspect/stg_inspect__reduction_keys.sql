@@ -6,12 +6,7 @@
 with reduced_samples as (select * from {{ ref('base_inspect__reduced_samples') }})
 
 select
-    r.source_file,
-    r.reduction_position,
-    r.scorer,
-    r.reducer,
-    r.sample_position,
-    r.sample_id,
+    {{ qualified('r', inspect_reduced_sample_keys()) }},
     k.key as score_name,
     k.value as value_json,
     {{ inspect_value_to_float(json_type('k.value', '$'), json_text('k.value', '$')) }} as value_float,

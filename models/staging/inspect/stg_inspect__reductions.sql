@@ -2,12 +2,7 @@
 with reduced_samples as (select * from {{ ref('base_inspect__reduced_samples') }})
 
 select
-    r.source_file,
-    r.reduction_position,
-    r.scorer,
-    r.reducer,
-    r.sample_position,
-    r.sample_id,
+    {{ qualified('r', inspect_reduced_sample_keys()) }},
     {{ json_type('r.sample_json', '$.value') }} as value_json_type,
     {{ json_text('r.sample_json', '$.value') }} as value_text,
     {{ json_fragment('r.sample_json', '$.value') }} as value_json,

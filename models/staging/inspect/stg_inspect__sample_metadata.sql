@@ -3,10 +3,7 @@
   stderr) and as Python's str() spells it, which is how inspect_ai's grouped() names the sample's group
   (inspect_group_name: a string as is, True / False / None, a float as Python writes it, a list or dict as its repr).
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-),
+with members as (select * from {{ ref('base_inspect__sample_members') }}),
 
 metadata as (
     select

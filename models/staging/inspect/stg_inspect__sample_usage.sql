@@ -6,10 +6,7 @@
   unknown, never 0. `input_tokens` is as the log states it: whether it includes cache reads depends on the
   inspect_ai version and provider (int_inspect__sample_spend applies the convention).
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-),
+with members as (select * from {{ ref('base_inspect__sample_members') }}),
 
 usage as (
     select

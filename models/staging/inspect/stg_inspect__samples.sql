@@ -1,8 +1,5 @@
 {#- One row per (log, sample, epoch): what the sample member says, typed. The key is (sample id, epoch). -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-)
+with members as (select * from {{ ref('base_inspect__sample_members') }})
 
 select
     m.source_file,

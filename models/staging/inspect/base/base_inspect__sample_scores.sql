@@ -3,10 +3,7 @@
   explanation, ...}), unnested once. A base model: stg_inspect__sample_scores types it and
   stg_inspect__sample_score_keys unnests a dict-valued score's keys.
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'sample'
-)
+with members as (select * from {{ ref('base_inspect__sample_members') }})
 
 select
     {{ qualified('m', inspect_sample_grain()) }},
