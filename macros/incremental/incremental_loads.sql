@@ -15,11 +15,11 @@
 
   Usage (a staging model over raw.big_lines):
 
-    {{ config(
-        materialized='incremental', incremental_strategy='append', on_schema_change='fail',
-        pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
-    ) }}
+    {{ pairs_incremental_config("source('big', 'big_lines')") }}
     ... from {{ source('big', 'big_lines') }} as src {{ only_new_pairs('src') }}
+
+  pairs_incremental_config sets materialized='incremental', the engine's strategy, on_schema_change='fail' and
+  the pre_hook above.
 
   Requirements: the model keeps load_id and source_file columns copied unchanged from raw, and it
   must not read seeds or anything else that can change without a new load (such models stay full
@@ -28,6 +28,20 @@
   Engine-neutral SQL (anti-joins on two columns); only the strategy is dispatched
   (pairs_incremental_strategy below: Spark's Parquet tables cannot DELETE, so there the model is recomputed).
 -#}
+
+{#-
+  pairs_incremental_config(upstream_call): the config of every model above, in one place. `upstream_call` is the
+  dbt call (as text) of the raw table or model whose pairs the model follows, e.g. "source('big', 'big_lines')"; the
+  model's own scan names the same relation, so its DAG edge stays in the model file.
+-#}
+{% macro pairs_incremental_config(upstream_call) -%}
+    {{ config(
+        materialized='incremental',
+        incremental_strategy=pairs_incremental_strategy(),
+        on_schema_change='fail',
+        pre_hook='{{ delete_unloaded_pairs(' ~ upstream_call ~ ') }}'
+    ) }}
+{%- endmacro %}
 
 {% macro only_new_pairs(alias, keyword='where') -%}
     {%- if is_incremental() and this is not none and pairs_incremental_strategy() == 'append' %}

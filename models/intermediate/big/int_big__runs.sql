@@ -3,12 +3,7 @@
   unnested change_detail and regress_misses lists, the recomputed assertion pass share, and the
   done-but-broke flag (R06); `model` is the normalised id (model_aliases), `model_raw` the logged spelling.
 -#}
-{{ config(
-    materialized='incremental',
-    incremental_strategy=pairs_incremental_strategy(),
-    on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(ref('stg_big__runs')) }}"
-) }}
+{{ pairs_incremental_config("ref('stg_big__runs')") }}
 
 with
 

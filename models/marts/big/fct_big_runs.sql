@@ -1,10 +1,5 @@
 {#- One row per logged brownfield run (a line of logs_big/*.jsonl), typed, with provenance. -#}
-{{ config(
-    materialized='incremental',
-    incremental_strategy=pairs_incremental_strategy(),
-    on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(ref('int_big__runs')) }}"
-) }}
+{{ pairs_incremental_config("ref('int_big__runs')") }}
 {#- each column cast to its contract type (one line each: the mart's columns, in order) -#}
 {%- set columns = [
     ('run_key', dbt.type_string()),

@@ -3,12 +3,7 @@
   assertions. Never filters: an element that is not a [name, boolean] pair keeps its row with
   passed NULL and element_invalid true.
 -#}
-{{ config(
-    materialized='incremental',
-    incremental_strategy=pairs_incremental_strategy(),
-    on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
-) }}
+{{ pairs_incremental_config("source('big', 'big_lines')") }}
 
 with
 

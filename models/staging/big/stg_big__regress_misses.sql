@@ -2,12 +2,7 @@
   One row per page named in a run's regress_misses list: a regression assertion (a page of
   the app's catalogue) that failed after the agent's edit.
 -#}
-{{ config(
-    materialized='incremental',
-    incremental_strategy=pairs_incremental_strategy(),
-    on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
-) }}
+{{ pairs_incremental_config("source('big', 'big_lines')") }}
 
 with
 

@@ -4,12 +4,7 @@
   Orange records carry calls / cost at the top level; axium bench records (nested config /
   metrics) are mapped where cheap: calls <- metrics.llm_calls, cost <- metrics.cost_usd.
 -#}
-{{ config(
-    materialized='incremental',
-    incremental_strategy=pairs_incremental_strategy(),
-    on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(source('big', 'big_lines')) }}"
-) }}
+{{ pairs_incremental_config("source('big', 'big_lines')") }}
 {%- set line_columns = ['load_id', 'loaded_at', 'source_file', 'source_line', 'record_sha256', 'file_sha256', 'repaired'] %}
 
 with

@@ -1,10 +1,5 @@
 {#- One row per line of logs/<chat>__<coder>.jsonl: every field typed with try_cast, flagged, never dropped. -#}
-{{ config(
-    materialized='incremental',
-    incremental_strategy=pairs_incremental_strategy(),
-    on_schema_change='fail',
-    pre_hook="{{ delete_unloaded_pairs(source('matrix', 'matrix_lines')) }}"
-) }}
+{{ pairs_incremental_config("source('matrix', 'matrix_lines')") }}
 
 with source as (
     select src.* from {{ source('matrix', 'matrix_lines') }} as src
