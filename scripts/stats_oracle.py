@@ -104,15 +104,19 @@ def cluster_se_inspect(values, clusters):
     return float(np.sqrt(variance * count / (count - 1)) / len(values))
 
 
-def mean_ci(mean, se, lower=0.0, upper=1.0):
-    if mean is None or se is None:
-        return None, None
-    lo, hi = mean - Z95 * se, mean + Z95 * se
+def clip(lo, hi, lower, upper):
+    """An interval clipped to [lower, upper] (a None bound does not clip)."""
     if upper is not None:
         lo, hi = min(upper, lo), min(upper, hi)
     if lower is not None:
         lo, hi = max(lower, lo), max(lower, hi)
     return lo, hi
+
+
+def mean_ci(mean, se, lower=0.0, upper=1.0):
+    if mean is None or se is None:
+        return None, None
+    return clip(mean - Z95 * se, mean + Z95 * se, lower, upper)
 
 
 def t_crit(df, p=0.975):
@@ -143,12 +147,7 @@ def clustered_mean_ci(mean, se, n_clusters, n_obs, lower=0.0, upper=1.0, binary=
     if (lower, upper) == (0.0, 1.0) and 0 < mean < 1 and n_clusters >= 4:
         a, sa = math.asin(math.sqrt(mean)), se / (2 * math.sqrt(mean * (1 - mean)))
         return math.sin(max(0.0, a - t * sa)) ** 2, math.sin(min(math.pi / 2, a + t * sa)) ** 2
-    lo, hi = mean - t * se, mean + t * se
-    if upper is not None:
-        lo, hi = min(upper, lo), min(upper, hi)
-    if lower is not None:
-        lo, hi = max(lower, lo), max(lower, hi)
-    return lo, hi
+    return clip(mean - t * se, mean + t * se, lower, upper)
 
 
 def clustered_rate_ci(k, n, se, n_clusters):

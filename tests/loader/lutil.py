@@ -10,6 +10,7 @@ import duckdb
 
 from evalhouse.load import load_paths
 from evalhouse.schema import CODER_EVAL_TABLES, JSONL_TABLES
+from tests.helpers import query
 
 VENV_BIN = Path(sys.executable).parent
 EVALHOUSE = str(VENV_BIN / "evalhouse")
@@ -26,12 +27,7 @@ def load(paths, db: Path, **kw):
                       wait=kw.pop("wait", 5), **kw)
 
 
-def q(db: Path, sql: str, params=None) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
+q = query  # the loader tests' short name for tests.helpers.query
 
 
 def rows(db: Path, family: str = "big", path: Path | None = None) -> list[tuple]:
