@@ -233,3 +233,39 @@ def test_the_description_check_catches_a_planted_copy(tmp_path):
         (tmp_path / folder).mkdir(parents=True)
         (tmp_path / folder / "_x.yml").write_text("models:\n" + entry.format(m=model))
     assert repeated_descriptions(tmp_path) == ["big.task_id: int_big__a, big_b"]
+
+
+def duplicate_yaml_keys(root: Path) -> list[str]:
+    """A key written twice in one mapping of a project yml: YAML keeps the last one and drops the first without a
+    word (dbt only warns), so a model's second `columns:` would silently replace its first."""
+    import yaml  # noqa: PLC0415
+
+    found: list[str] = []
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader, node, deep=False):
+        keys = [loader.construct_object(k, deep=deep) for k, _ in node.value]
+        found.extend(f"{node.start_mark.name}:{node.start_mark.line + 1}: {k}" for k in sorted(
+            {k for k in keys if keys.count(k) > 1}, key=str))
+        return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    for folder in ("models", "seeds", "macros", "tests", "integration_tests"):
+        for path in sorted((root / folder).rglob("*.yml")):
+            with path.open(encoding="utf-8") as fh:
+                yaml.load(fh, Loader=Loader)  # noqa: S506 (a SafeLoader subclass)
+    return found
+
+
+def test_no_yaml_key_is_written_twice():
+    from evalhouse.paths import PROJECT_DIR
+    assert duplicate_yaml_keys(PROJECT_DIR) == []
+
+
+def test_the_duplicate_key_check_catches_a_planted_one(tmp_path):
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "_x.yml").write_text(
+        "models:\n- name: a\n  columns:\n  - name: b\n  columns:\n  - name: c\n- name: d\n")
+    assert duplicate_yaml_keys(tmp_path) == [f"{tmp_path / 'models' / '_x.yml'}:2: columns"]
