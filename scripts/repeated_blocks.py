@@ -33,11 +33,11 @@ KINDS = {
     "dq-pattern": "The one pattern of a data-quality model (`int_dq__<family>_*`): import the checked model, "
                   "select `dq_finding(...)` and a detail, filter to the violations. Issue 15 asked for one "
                   "pattern; one model per (family, rule) is the naming rule.",
-    "incremental-header": "The config block and the `only_new_pairs` source CTE of an incremental model over "
-                          "a raw table (`macros/incremental/incremental_loads.sql` documents the pattern). The "
-                          "config could sit in the models' yml instead; in the model, it stands beside the scan "
-                          "it governs, so the reader of the SELECT sees that the model is incremental and over "
-                          "which raw table.",
+    "incremental-header": "The source CTE of an incremental model over (load, file) pairs: the scan of its raw "
+                          "table or upstream model with `only_new_pairs`, after its one-line "
+                          "`pairs_incremental_config(...)` (`macros/incremental/incremental_loads.sql` documents "
+                          "the pattern). The scan names the relation in the model file, so the DAG edge and the "
+                          "incremental filter stay where the reader of the SELECT sees them.",
     "paired-pipeline": "The CTE skeleton of a paired comparison (compared, tested, ranked): every column "
                        "group in it is a macro (`paired_t_p`, `p_rank_columns`, `paired_test_columns`, "
                        "`arm_stamp_*`); what repeats is the order of the steps.",
@@ -73,7 +73,7 @@ def classify(fa: str, ta: list[str], fb: str, tb: list[str]) -> str:
         return "rule-test"
     if fa.startswith("macros/engine") and fb.startswith("macros/engine"):
         return "engine-macro"
-    if "materialized=" in both or "only_new_pairs" in both:
+    if "materialized=" in both or "only_new_pairs" in both or "pairs_incremental_config" in both:
         return "incremental-header"
     if fa.endswith(PAIRED) and fb.endswith(PAIRED) and re.search(r"ranked|tested|paired_t_p|compared", both):
         return "paired-pipeline"
