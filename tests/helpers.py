@@ -48,6 +48,18 @@ def load_and_build(logs: Path, tmp: Path, select: list[str], check: bool = True)
         tmp / "target", check=check)
     return db
 
+def built_once(logs: Path, select: list[str], name: str):
+    """A module-scoped fixture, `built = built_once(LOGS, SELECT, "name")`: `logs` loaded and `select` built once
+    (load_and_build) for the module's tests, as (db, tmp)."""
+
+    @pytest.fixture(scope="module")
+    def built(tmp_path_factory):
+        tmp = tmp_path_factory.mktemp(name)
+        return load_and_build(logs, tmp, select), tmp
+
+    return built
+
+
 def compile_parts(template: str, tmp: Path) -> dict[str, str]:
     """`dbt compile --inline` of a template whose parts are marked `/*@@name@@*/ ... /*@@end@@*/`, as dbt
     compiles them for DuckDB. Each part comes prefixed with the SQL functions dbt's on-run-start creates

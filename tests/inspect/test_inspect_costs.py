@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, PROJECT_DIR, load_and_build, query, run_results, status_after_planting
+from helpers import FIXTURES, PROJECT_DIR, built_once, load_and_build, query, run_results, status_after_planting
 from test_inspect_metrics import _members
 
 XDIST_GROUP = "inspect_costs"      # its own xdist group: it builds its own warehouse (tests/conftest.py)
@@ -58,10 +58,7 @@ def spend_oracle(path: Path) -> dict[tuple[str, str | None, str], dict[str, int]
     return {k: v for k, v in out.items() if any(v.values())}
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("inspect_costs")
-    return load_and_build(LOGS, tmp, SELECT), tmp
+built = built_once(LOGS, SELECT, "inspect_costs")
 
 
 def _logs():

@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 import statistics
 
-import pytest
 
-from helpers import FIXTURES, load_and_build, query, run_results, status_after_planting
+from helpers import FIXTURES, built_once, query, run_results, status_after_planting
 from test_inspect_metrics import SELECT, _members, _to_float
 
 LOGS = FIXTURES / "inspect_epoch_errors"
@@ -74,10 +73,7 @@ def oracle(path, scorer: str = "match") -> dict:
     return out
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("inspect_epoch_errors")
-    return load_and_build(LOGS, tmp, SELECT), tmp
+built = built_once(LOGS, SELECT, "inspect_epoch_errors")
 
 
 def test_an_errored_epoch_counts_0_in_value_errors_as_incorrect(built):

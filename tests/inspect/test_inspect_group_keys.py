@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import FIXTURES, load_and_build, query, run_results
+from helpers import FIXTURES, built_once, query, run_results
 from test_inspect_metrics import SELECT, _members
 
 LOGS = FIXTURES / "inspect_group_keys"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("inspect_group_keys")
-    return load_and_build(LOGS, tmp, [*SELECT, "stg_inspect__sample_metadata"]), tmp
+built = built_once(LOGS, [*SELECT, "stg_inspect__sample_metadata"], "inspect_group_keys")
 
 
 def _log():

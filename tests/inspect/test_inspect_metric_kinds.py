@@ -10,17 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, load_and_build, query, run_results
+from helpers import FIXTURES, built_once, query, run_results
 from test_inspect_metrics import SELECT, _members, oracle
 
 LOGS = FIXTURES / "inspect_metric_kinds"
 REDUCED_BY = ("mean", "at_least_2", "max")
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("inspect_metric_kinds")
-    return load_and_build(LOGS, tmp, SELECT), tmp
+built = built_once(LOGS, SELECT, "inspect_metric_kinds")
 
 
 def _path() -> Path:

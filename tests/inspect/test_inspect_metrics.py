@@ -18,7 +18,7 @@ import zstandard
 
 from evalhouse.cli import main
 from evalhouse.paths import PROJECT_DIR
-from helpers import FIXTURES, dbt, fresh_db, load_and_build, query, run_results, status_after_planting
+from helpers import FIXTURES, built_once, dbt, fresh_db, load_and_build, query, run_results, status_after_planting
 
 LOGS = FIXTURES / "inspect"
 _spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
@@ -120,10 +120,7 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
     return out
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("inspect")
-    return load_and_build(LOGS, tmp, SELECT), tmp
+built = built_once(LOGS, SELECT, "inspect")
 
 
 def test_every_stored_metric_is_recomputed_exactly(built):

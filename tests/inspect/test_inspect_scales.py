@@ -13,16 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, load_and_build, query
+from helpers import FIXTURES, built_once, query
 from test_inspect_metrics import SELECT, _clustered_se, _members, grouped_oracle, stats_oracle
 
 LOGS = FIXTURES / "inspect_scales"
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("inspect_scales")
-    return load_and_build(LOGS, tmp, SELECT), tmp
+built = built_once(LOGS, SELECT, "inspect_scales")
 
 
 def _reduced(path: Path, scorer: str) -> dict[str, float]:
