@@ -413,30 +413,17 @@ def tampered(corpus, dbt_runner):
     return run_results(out)
 
 
-def test_r17_average_score_negative_control(tampered):
-    assert tampered["r17_coder_eval_variant_average_score"]["status"] == "fail"
-    assert tampered["r17_coder_eval_variant_average_score"]["failures"] == 1
-
-
-def test_r20_rates_negative_control(tampered):
+@pytest.mark.parametrize("test, failures", [
+    ("r17_coder_eval_variant_average_score", 1),
     # the pooled opus row (13 != 12 replicates) and the row of a regime stratum with no replicate
-    assert tampered["r20_coder_eval_variant_rates_single_regime"]["status"] == "fail"
-    assert tampered["r20_coder_eval_variant_rates_single_regime"]["failures"] == 2
-
-
-def test_r20_comparisons_negative_control(tampered):
-    assert tampered["r20_coder_eval_variant_comparisons_single_regime"]["status"] == "fail"
-    assert tampered["r20_coder_eval_variant_comparisons_single_regime"]["failures"] == 1
-
-
-def test_r21_grains_negative_control(tampered):
-    assert tampered["r21_coder_eval_variant_rates_grains"]["status"] == "fail"
-    assert tampered["r21_coder_eval_variant_rates_grains"]["failures"] == 1
-
-
-def test_r24_stale_flag_negative_control(tampered):
-    assert tampered["r24_coder_eval_variant_rates_flags_stale"]["status"] == "fail"
-    assert tampered["r24_coder_eval_variant_rates_flags_stale"]["failures"] == 1
+    ("r20_coder_eval_variant_rates_single_regime", 2),
+    ("r20_coder_eval_variant_comparisons_single_regime", 1),
+    ("r21_coder_eval_variant_rates_grains", 1),
+    ("r24_coder_eval_variant_rates_flags_stale", 1),
+])
+def test_variant_rule_negative_controls(tampered, test, failures):
+    """Each planted violation (the tampered fixture above) makes its rule's test fail on exactly its rows."""
+    assert (tampered[test]["status"], tampered[test]["failures"]) == ("fail", failures)
 
 
 def test_r21_r24_findings_pass_on_clean_fixture(clean):
