@@ -35,6 +35,9 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_metric_kinds/  the metrics and reducers the other logs do not state: std(), var() and bootstrap_stderr()
                    over C / P / I letters (P is partial credit, 0.5), a scorer whose values are booleans, and 3 epochs
                    reduced by mean, at_least_2 and max (`--metric-kinds`)
+  ../inspect_cluster_ids/  two models, a clustered stderr whose cluster ids Python calls equal though their JSON differs
+                   (1, 1.0, True; 0, -0.0, False; 2, 2.0 but not "2"): inspect_ai's clusters are the Python values
+                   (`--cluster-ids`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -662,12 +665,54 @@ def _metric_kinds() -> int:
     return 0
 
 
+def _cluster_ids() -> int:
+    """Two models' logs of one task (fixtures/inspect_cluster_ids/) whose clustered stderr (stderr(cluster="src")) clusters
+    by metadata values that Python calls equal though their JSON differs: 1, 1.0 and True; 0, -0.0 and False; 2 and 2.0
+    (but not "2"); 3 and 3.0; 2**60 and float(2**60). inspect_ai keys its clusters by the Python value, so these 14
+    samples are 7 clusters (`--cluster-ids`)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import Score, Target, accuracy, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
+
+    @scorer(metrics=[accuracy(), stderr(), stderr(cluster="src")])
+    def clustered():
+        async def score(state: TaskState, target: Target):
+            return Score(value="C" if target.text in state.output.completion else "I")
+        return score
+
+    srcs = [1, 1.0, True, 0, -0.0, False, 2, 2.0, "2", 3, 3.0, 0.5, 2 ** 60, float(2 ** 60)]
+    data = [Sample(id=f"s{i}", input=f"Say {i}", target=str(i), metadata={"src": src}) for i, src in enumerate(srcs)]
+
+    def answers(miss: int):
+        calls = {"n": 0}
+
+        def out(input, tools, tool_choice, config):      # every `miss`-th call answers wrong
+            calls["n"] += 1
+            said = (input[-1].text if input else "").split()[-1]
+            o = ModelOutput.from_content(model="mockllm/model", content="no" if calls["n"] % miss == 0 else said)
+            o.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
+            return o
+        return out
+
+    out_dir = OUT.parent / "inspect_cluster_ids"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model, miss in (("model-a", 3), ("model-b", 4)):
+        inspect_eval(Task(name="cluster_ids", dataset=data, solver=generate(), scorer=[clustered()]),
+                     model=get_model(f"mockllm/{model}", custom_outputs=answers(miss)), log_dir=str(out_dir),
+                     log_format="eval", display="none", max_samples=1)
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
     modes = {"--old": _old, "--features": _features, "--retry": _retry, "--grouped": _grouped, "--rescore": _rescore,
              "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
-             "--metric-kinds": _metric_kinds}
+             "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids}
     for flag, write in modes.items():
         if flag in sys.argv[1:]:
             return write()

@@ -89,6 +89,12 @@ def _clustered_se(values: list[float], clusters: list) -> float:
     return math.sqrt(sum(d * d for d in sums.values()) * k / (k - 1)) / len(values)
 
 
+def cluster_of(value):
+    """A sample's cluster as inspect_ai's clustered stderr forms it: the metadata value itself as a dict key, so values
+    Python calls equal (1, 1.0, True) are one cluster; a list or dict (which inspect_ai cannot key) by its JSON."""
+    return json.dumps(value) if isinstance(value, (list, dict)) else value
+
+
 def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
     """(score name, scorer, reducer) -> accuracy (mean), stderr (clustered where the log's stderr declares a
     cluster key), n scored, n attempted, mean with errors as 0: from the samples."""
@@ -110,13 +116,13 @@ def oracle(path: Path) -> dict[tuple[str, str, str | None], dict]:
         # epochs; any other reduced value is one observation, pass/fail when it is 0 or 1
         pass_fail_epochs = {i: reducer == "mean" and all(x in (0.0, 1.0) for x in per_sample[i]) for i in ids}
         obs = {i: len(per_sample[i]) if pass_fail_epochs[i] else 1 for i in ids}
-        se = (_clustered_se(vals, [json.dumps(meta[i][cluster]) for i in ids]) if cluster
+        se = (_clustered_se(vals, [cluster_of(meta[i][cluster]) for i in ids]) if cluster
               else statistics.stdev(vals) / math.sqrt(n))
         out[(name, scorer, reducer)] = {"mean": statistics.fmean(vals), "stderr": se, "n": n, "values": vals,
                                         "observations": sum(obs.values()),
                                         "binary": all(pass_fail_epochs[i] or v in (0.0, 1.0) for i, v in zip(ids, vals)),
                                         "attempted": len(attempted), "errors_as_incorrect": sum(vals) / len(attempted),
-                                        "clusters": len({json.dumps(meta[i][cluster]) for i in ids}) if cluster else n}
+                                        "clusters": len({cluster_of(meta[i][cluster]) for i in ids}) if cluster else n}
     return out
 
 

@@ -168,7 +168,8 @@ sample_values as (
         k.reducer,
         a.sample_id,
         k.cluster_key,
-        coalesce(md.metadata_json, a.sample_id) as cluster_id,
+        -- the cluster inspect_ai forms (values Python calls equal are one); a sample without the key is its own
+        coalesce({{ inspect_cluster_id('md.metadata_json') }}, 'sample ' || a.sample_id) as cluster_id,
         v.value_float,
         a.n_epochs_attempted,
         ep.n_epochs,
