@@ -38,6 +38,8 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_cluster_ids/  two models, a clustered stderr whose cluster ids Python calls equal though their JSON differs
                    (1, 1.0, True; 0, -0.0, False; 2, 2.0 but not "2"): inspect_ai's clusters are the Python values
                    (`--cluster-ids`)
+  ../inspect_value_kinds/  score values value_to_float reads in its less common ways (numeric text, other text, a list
+                   and a dict under plain metrics: 0), 2 epochs reduced by mean and max (`--value-kinds`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -707,12 +709,56 @@ def _cluster_ids() -> int:
     return 0
 
 
+def _value_kinds() -> int:
+    """One log (fixtures/inspect_value_kinds/) whose score values are what value_to_float reads in its less common ways:
+    text that is a number (" 0.5", "1E1"), text that is not ("maybe", "C ", "inf", "nan", "0x10", ""), yes / TRUE,
+    numbers, a boolean, and a list and a dict under plain (not per-key) metrics, which inspect_ai's metrics count as 0;
+    2 epochs reduced by mean and max, the second epoch's value another scalar (a list or dict keeps its shape: inspect_ai
+    reduces them per element) (`--value-kinds`)."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import Score, Target, accuracy, mean, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
+
+    values = ["C", "I", "P", "N", "maybe", "C ", " 0.5", "1E1", "inf", "nan", "yes", "TRUE", 3, True, 0.25, [1, 0],
+              {"a": 1, "b": 0}, "0x10", ""]
+
+    @scorer(metrics=[accuracy(), mean(), stderr()])
+    def kinds():
+        async def score(state: TaskState, target: Target):
+            value = values[int(target.text)]
+            if isinstance(value, (list, dict)):           # inspect_ai reduces a list or dict per element: same shape
+                return Score(value=value)
+            scalars = [v for v in values if not isinstance(v, (list, dict))]
+            return Score(value=scalars[(scalars.index(value) + 5 * (state.epoch - 1)) % len(scalars)])
+        return score
+
+    data = [Sample(id=f"s{i}", input=f"Say {i}", target=str(i)) for i in range(len(values))]
+
+    def out(input, tools, tool_choice, config):
+        o = ModelOutput.from_content(model="mockllm/model", content="ok")
+        o.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
+        return o
+
+    out_dir = OUT.parent / "inspect_value_kinds"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    inspect_eval(Task(name="value_kinds", dataset=data, solver=generate(), scorer=[kinds()],
+                      epochs=Epochs(2, ["mean", "max"])),
+                 model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
+                 display="none", max_samples=1)
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
     modes = {"--old": _old, "--features": _features, "--retry": _retry, "--grouped": _grouped, "--rescore": _rescore,
              "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
-             "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids}
+             "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids,
+             "--value-kinds": _value_kinds}
     for flag, write in modes.items():
         if flag in sys.argv[1:]:
             return write()

@@ -1,8 +1,9 @@
 {#-
   One row per (log, sample, epoch, scorer): the score as the sample holds it. `value_kind` says what the value
   is (letter C / I / P / N, number, boolean, text, object, null); `value_float` is inspect_ai's value_to_float
-  of it (C 1, P 0.5, I and N 0; true 1, false 0; numbers as they are; "yes" / "true" 1, "no" / "false" 0),
-  NULL where it has none (an object, other text).
+  of it (C 1, P 0.5, I and N 0; true 1, false 0; numbers as they are; "yes" / "true" 1, "no" / "false" 0; text that
+  reads as a finite number as that number; 0 for other text, a list or a dict, as inspect_ai's metrics count them),
+  NULL for a JSON null.
 -#}
 with scores as (
     select
