@@ -40,6 +40,8 @@ tokenizer download). What the logs cover (issue 17):
                    (`--cluster-ids`)
   ../inspect_value_kinds/  score values value_to_float reads in its less common ways (numeric text, other text, a list
                    and a dict under plain metrics: 0), 2 epochs reduced by mean and max (`--value-kinds`)
+  ../inspect_nonfinite/  two models' scores of inf and NaN: inspect_ai stores a mean of inf and a stderr of NaN
+                   (`--value-kinds`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -748,6 +750,23 @@ def _value_kinds() -> int:
                       epochs=Epochs(2, ["mean", "max"])),
                  model=get_model("mockllm/model", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
                  display="none", max_samples=1)
+    _scrub(out_dir)
+
+    # ../inspect_nonfinite/: scores of inf and NaN, whose mean inspect_ai stores as inf and stderr as NaN
+    nonfinite = [float("nan"), 1.0, 0.0, 1.0, float("nan"), 0.5, float("inf")]
+
+    @scorer(metrics=[mean(), stderr()])
+    def nonfinite_scores():
+        async def score(state: TaskState, target: Target):
+            return Score(value=nonfinite[int(target.text)])
+        return score
+
+    out_dir = OUT.parent / "inspect_nonfinite"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model in ("model-a", "model-b"):                  # two models: their paired comparison has inf - inf in it
+        inspect_eval(Task(name="nonfinite", dataset=data[:len(nonfinite)], solver=generate(), scorer=[nonfinite_scores()]),
+                     model=get_model(f"mockllm/{model}", custom_outputs=out), log_dir=str(out_dir), log_format="eval",
+                     display="none", max_samples=1)
     _scrub(out_dir)
     return 0
 

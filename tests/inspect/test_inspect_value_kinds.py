@@ -11,7 +11,7 @@ import math
 import statistics
 from pathlib import Path
 
-from helpers import FIXTURES, built_once, query
+from helpers import FIXTURES, built_once, query, run_results
 from test_inspect_metrics import REDUCERS, SELECT, _members
 
 LOGS = FIXTURES / "inspect_value_kinds"
@@ -99,3 +99,30 @@ def test_the_staged_values_read_as_value_to_float_reads_them(built):
     for value_json, value_float in rows:
         value = json.loads(value_json)
         assert value_float == value_to_float(value), (value_json, value_float)
+
+
+NONFINITE = FIXTURES / "inspect_nonfinite"
+
+# the whole DAG under R25 (an error: what evalhouse computes must hold), which a score of inf once failed
+built_nonfinite = built_once(NONFINITE, [*SELECT, "+r25_intervals_present_when_estimable"], "inspect_nonfinite")
+
+
+def test_a_nonfinite_metric_the_samples_give_too_agrees(built_nonfinite):
+    """Two models' scores of inf and NaN (fixtures/inspect_nonfinite): inspect_ai stores a mean of inf and a stderr of
+    NaN, and the samples give the same, so R28 has nothing to report (a NaN on one side only still is a finding:
+    test_inspect_metrics.py::test_r28_negative_control_a_nan_stored_metric_is_a_finding); the mean has no interval,
+    and says why, and the build (R25 included) passes."""
+    db, tmp = built_nonfinite
+    logs = sorted(NONFINITE.glob("*.eval"))
+    assert len(logs) == 2
+    for path in logs:
+        stored = {m: x["value"] for s in _members(path)["header.json"]["results"]["scores"]
+                  for m, x in s["metrics"].items()}
+        assert stored["mean"] == math.inf and math.isnan(stored["stderr"])
+        rows = {m: rest for m, *rest in query(db, "select metric, value_recomputed, value_ci_low, value_ci_high, "
+                                                  "value_ci_reason from marts.inspect_metrics where source_file = ?",
+                                              [str(path)])}
+        assert rows["mean"] == [math.inf, None, None, "the estimate is not finite"]
+        assert math.isnan(rows["stderr"][0])
+    assert query(db, "select count(*) from intermediate.int_dq__inspect_r28_stored_metric_disagrees") == [(0,)]
+    assert run_results(tmp / "target")["r25_intervals_present_when_estimable"]["status"] == "pass"

@@ -2,7 +2,8 @@
   R28 (what the logs claim): one row per metric an inspect_ai log stores (accuracy, mean, stderr, std, var; each
   group of a grouped metric and its whole, the mean of the group values too) that differs from the same metric
   recomputed from the log's own reduced per-sample values by more than 1e-9 (relative; 1e-12 absolute near 0), or
-  that cannot be recomputed because the log holds no reduced values for it, or that is NaN on either side.
+  that cannot be recomputed because the log holds no reduced values for it, or that is NaN on one side only. The same
+  value on both sides agrees, an infinity or a NaN too (a score of inf gives a mean of inf, and a stderr of NaN).
 -#}
 with metrics as (
     select * from {{ ref('int_inspect__metrics') }}
@@ -27,6 +28,12 @@ from metrics as m
 where
     m.value_recomputed is null
     or m.value_stored is null
-    or abs(m.value_stored - m.value_recomputed) > 1e-9 * greatest(abs(m.value_stored), abs(m.value_recomputed), 1e-3)
-    -- a NaN on either side (no comparison with NaN is true)
-    or isnan(m.value_stored - m.value_recomputed)
+    or (
+        -- the same value (both engines read NaN = NaN as true, and inf = inf) agrees
+        not m.value_stored = m.value_recomputed
+        and (
+            abs(m.value_stored - m.value_recomputed) > 1e-9 * greatest(abs(m.value_stored), abs(m.value_recomputed), 1e-3)
+            -- a NaN or an infinity on one side only (no comparison with NaN is true)
+            or isnan(m.value_stored - m.value_recomputed)
+        )
+    )
