@@ -18,8 +18,7 @@
                 when {{ text }} in ('I', 'N') then 0.0
                 when lower({{ text }}) in ('yes', 'true') then 1.0
                 when lower({{ text }}) in ('no', 'false') then 0.0
-                -- x - x is 0 for a finite x only (NaN and infinities give NaN)
-                when {{ x }} - {{ x }} = 0 then {{ x }}
+                when {{ is_finite(x) }} then {{ x }}
                 else 0.0
             end
         when {{ json_type }} = 'BOOLEAN' then case when {{ text }} = 'true' then 1.0 else 0.0 end

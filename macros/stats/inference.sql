@@ -159,8 +159,8 @@
     (case
         when ({{ mean }}) is null or ({{ se }}) is null or ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2
             then cast(null as double)
-        -- an infinite or NaN estimate or SE (a score of inf) has no interval: x - x is 0 for a finite x only
-        when not (({{ mean }}) - ({{ mean }}) = 0 and ({{ se }}) - ({{ se }}) = 0) then cast(null as double)
+        -- an infinite or NaN estimate or SE (a score of inf) has no interval
+        when not ({{ is_finite(mean) }} and {{ is_finite(se) }}) then cast(null as double)
     {%- if binary is not none and unit %}
         when ({{ binary }}) then {{ clustered_rate_bound(m ~ ' * (' ~ n_obs ~ ')', n_obs, se, n_clusters, side) }}
     {%- endif %}
@@ -185,7 +185,7 @@
     (case
         when ({{ estimate }}) is null then 'no observations'
         when ({{ n_clusters }}) is null or ({{ n_clusters }}) < 2 then '{{ too_few }}'
-        when not ({{ estimate }}) - ({{ estimate }}) = 0 then 'the estimate is not finite'
+        when not {{ is_finite(estimate) }} then 'the estimate is not finite'
     end)
 {%- endmacro %}
 

@@ -6,6 +6,12 @@
 
 {% macro stats_z95() -%}1.959963984540054{%- endmacro %}
 
+{#- True for a finite number; false for an infinity or NaN; NULL for NULL. x - x is 0 for a finite x only
+    (inf - inf and NaN - NaN are NaN), on DuckDB and Spark alike. -#}
+{% macro is_finite(x) -%}
+    (({{ x }}) - ({{ x }}) = 0)
+{%- endmacro %}
+
 {#-
   Wilson score interval for k successes out of n trials (Wilson 1927), z = 1.959963984540054:
     centre = (k + z^2/2) / (n + z^2),  half = z * sqrt(k*(n-k)/n + z^2/4) / (n + z^2)

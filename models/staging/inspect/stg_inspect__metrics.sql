@@ -6,12 +6,10 @@
   (inspect_ai's grouped(metric, group_key)) stores one entry per group and one for the whole: `metric_group` is
   'grouped' and the group_* columns carry its parameters as logged (NULL where the log leaves a default).
   `metric` is the entry's key in the log; `metric_name` its own name, which differs where inspect_ai made the key
-  unique with a number (two grouped metrics on one scorer: `all` and `all2`).
+  unique with a number (two grouped metrics on one scorer: `all` and `all2`). Only a header member has results: a
+  start member (_journal/start.json) has none, so it adds no row.
 -#}
-with members as (
-    select * from {{ ref('base_inspect__members') }}
-    where member_kind = 'header'
-),
+with members as (select * from {{ ref('base_inspect__header_members') }}),
 
 results as (
     select
