@@ -42,6 +42,9 @@ tokenizer download). What the logs cover (issue 17):
                    and a dict under plain metrics: 0), 2 epochs reduced by mean and max (`--value-kinds`)
   ../inspect_nonfinite/  two models' scores of inf and NaN: inspect_ai stores a mean of inf and a stderr of NaN
                    (`--value-kinds`)
+  ../inspect_instruments/  seven models' logs of one task, each unlike model-a's in one way: another grader, a scorer
+                   with other arguments, 3 epochs not 2, the task at version 1, no grader bound (model_graded_qa
+                   grades with the model itself) (`--instruments`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -771,13 +774,55 @@ def _value_kinds() -> int:
     return 0
 
 
+def _instruments() -> int:
+    """Seven models' logs of one task (fixtures/inspect_instruments/), each unlike model-a's in one way only, so that
+    each way a second log measures with another instrument is seen alone (R35): model-b the same instrument; model-c
+    graded by another grader (role "grader" bound to mockllm/lenient); model-d a scorer with other arguments
+    (match(location="end")); model-e 3 epochs, not 2 (max then reduces more epochs; the mean and pass_at_2 estimate the
+    same); model-f the task at version 1; model-g with no grader bound, so model_graded_qa grades with model-g itself
+    (`--instruments`)."""
+    from inspect_ai import Epochs, Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import get_model
+    from inspect_ai.scorer import match, model_graded_qa
+    from inspect_ai.solver import generate
+
+    qs = [("2+2", "4"), ("3+5", "8"), ("France", "Paris"), ("Germany", "Berlin"), ("Peru", "Lima"),
+          ("Chile", "Santiago"), ("Japan", "Tokyo"), ("Kenya", "Nairobi")]
+    data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
+    wrong = {"model-a": {"3+5", "Germany", "Chile"}, "model-b": {"France", "Kenya"}, "model-c": {"Peru"},
+             "model-d": {"2+2", "Japan"}, "model-e": {"3+5"}, "model-f": {"Chile", "Kenya", "Peru"},
+             "model-g": {"Germany"}}
+    # the grader's verdict depends on the question (a strict grader fails the geography, a lenient one passes all)
+    graders = {"strict": {"2+2": "GRADE: C", "3+5": "GRADE: C", "Question": "GRADE: I"}, "lenient": {"Question": "GRADE: C"}}
+    setup = {"model-a": {}, "model-b": {}, "model-c": {"grader": "lenient"}, "model-d": {"location": "end"},
+             "model-e": {"epochs": 3}, "model-f": {"version": 1}, "model-g": {"grader": None}}
+
+    out_dir = OUT.parent / "inspect_instruments"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model, how in setup.items():
+        name = f"mockllm/{model}"
+        right = {"GRADE": "GRADE: C"} | {q: ("no idea" if q in wrong[model] else f"It is {t}") for q, t in qs}
+        grader = how.get("grader", "strict")
+        roles = {} if grader is None else {
+            "grader": get_model(f"mockllm/{grader}", custom_outputs=_answers(f"mockllm/{grader}", graders[grader], (40, 4)))}
+        task = Task(name="instruments", dataset=data, solver=generate(), version=how.get("version", 0),
+                    scorer=[match(location=how.get("location", "any")), model_graded_qa()],
+                    epochs=Epochs(how.get("epochs", 2), ["mean", "max", "pass_at_2"]))
+        inspect_eval(task, model=get_model(name, custom_outputs=_answers(name, right, (25, 4))), model_roles=roles,
+                     log_dir=str(out_dir), log_format="eval", display="none")
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
     modes = {"--old": _old, "--features": _features, "--retry": _retry, "--grouped": _grouped, "--rescore": _rescore,
              "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
              "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids,
-             "--value-kinds": _value_kinds}
+             "--value-kinds": _value_kinds, "--instruments": _instruments}
     for flag, write in modes.items():
         if flag in sys.argv[1:]:
             return write()

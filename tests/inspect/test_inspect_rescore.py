@@ -1,11 +1,13 @@
 """`inspect score` copies (fixtures/inspect_rescore/, written by inspect_ai): a copy of model-a's log keeps its runs
 (the same sample uuids, eval id and creation time). `append` keeps the log's scores and adds a scorer; `overwrite`
-scores the same runs again under the same score name. An arm that a copy repeats (the same runs, the same values)
-is one arm: inspect_model_pairs compares it once, so the multiplicity family counts the tests really made. The
-expected comparisons are worked out here from the log files, without the loader."""
+scores the same runs again under the same score name, with match(location="any"): another instrument than match(),
+so its arm is compared with no other (R35). An arm that a copy repeats (the same runs, the same values) is one arm:
+inspect_model_pairs compares it once, so the multiplicity family counts the tests really made. The expected
+comparisons are worked out here from the log files, without the loader."""
 from __future__ import annotations
 
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +30,11 @@ def _arms(path) -> dict[str, dict[str, tuple[str, float]]]:
         for name, score in s["scores"].items():
             arms.setdefault(name, {})[sid] = (s["uuid"], VALUE[score["value"]])
     return arms
+
+
+def _options(path) -> dict[str, dict]:
+    """scorer name -> its arguments as the eval states them (an instrument of its own, R35)."""
+    return {sc["name"]: sc["options"] for sc in _members(Path(path))["header.json"]["eval"]["scorers"]}
 
 
 def _logs() -> list:
@@ -57,12 +64,17 @@ def test_an_arm_a_copy_repeats_is_compared_once(db):
             if not any(n == name and a == arm for _, n, a in kept):
                 kept.append((str(log), name, arm))
     want = {(x, y, name) for (x, name, arm_x), (y, name_y, arm_y) in combinations(kept, 2)
-            if name == name_y and set(arm_x) == set(arm_y)}
+            if name == name_y and set(arm_x) == set(arm_y) and _options(x)[name] == _options(y)[name]}
     want = {(min(x, y), max(x, y), name) for x, y, name in want}       # the mart puts model_a's log first
     rows = query(db, "select source_file_a, source_file_b, score_name, family_size, value_mean_a, value_mean_b "
                      "from marts.inspect_model_pairs")
     assert {(a, b, s) for a, b, s, *_ in rows} == want
-    assert len(want) == 3            # model-a vs model-b, vs its runs scored again, and those vs model-b
+    # model-a vs model-b; the runs scored again by match(location="any") are another instrument (R35), and the
+    # append copy's match arm repeats model-a's (R34)
+    assert len(want) == 1
+    overwrite = str(LOGS / "model-a.rescored-overwrite.eval")
+    assert _options(overwrite)["match"] != _options(LOGS / "model-a.eval")["match"]
+    assert not [r for r in rows if overwrite in r[:2]]
     assert all(size == len(want) for *_, size, _, _ in rows)
     means = {log: sum(v for _, v in arm.values()) / len(arm) for log, name, arm in kept if name == "match"}
     for a, b, _, _, mean_a, mean_b in rows:

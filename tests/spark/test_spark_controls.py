@@ -189,6 +189,12 @@ PLANTS = [
     Plant(("r34_inspect_repeated_arms_compared_once",), "copy", "marts.inspect_model_pairs",
           where="source_file_a like '%/model-a.eval' and source_file_b like '%/model-b.eval'",
           set={"source_file_a": "replace(source_file_a, '/model-a.eval', '/model-a.rescored-append.eval')"}),
+    # model-a and model-c were graded by different graders (fixtures/inspect_instruments): their match scores are
+    # compared, their model_graded_qa scores must not be
+    Plant(("r35_inspect_pairs_share_an_instrument",), "update", "marts.inspect_model_pairs",
+          where="task = 'instruments' and model_a = 'mockllm/model-a' and model_b = 'mockllm/model-c' "
+                "and scorer = 'match' and reducer = 'mean'",
+          set={"score_name": "'model_graded_qa'", "scorer": "'model_graded_qa'"}),
 ]
 PLANTED_TESTS = sorted({t for p in PLANTS for t in p.fires})
 # Two rounds, each on the unplanted build: the plants in marts, then the plants in seeds (schema staging). A

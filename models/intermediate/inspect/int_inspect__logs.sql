@@ -36,6 +36,7 @@ select
     l.run_id,
     l.task,
     l.task_id,
+    l.task_version,
     l.task_args_json,
     l.model,
     n.model as model_normalised,

@@ -9,7 +9,9 @@
   interval (clipped to [-1, 1] where both arms' values lie in [0, 1]; unclipped, and NULL when SE = 0, for a score off
   the unit range, whose range the log does not state), MDD, the paired t-test p-value on C - 1 degrees of freedom
   and Holm / BH within the family of all model pairs of one (task, score, reducer). Logs of other statuses, scorers
-  and reducers are never pooled. An arm that an `inspect score` copy repeats (the same runs, the same values) is
+  and reducers are never pooled, and neither are logs measured with another instrument (R35): another task version,
+  the scorer with other arguments or calling other models (a grader), or another number of epochs (but for the mean
+  and pass_at_k, whose estimand does not depend on it). An arm that an `inspect score` copy repeats (the same runs, the same values) is
   compared once, in the log recorded first.
 -#}
 {#- one comparison: a pair of logs (model_a's first) on one (task, task arguments, score, reducer) #}
@@ -51,6 +53,10 @@ scored as (
         v.value_errors_as_incorrect as value,
         l.task,
         l.task_args_json,
+        l.task_version,
+        l.epochs,
+        i.scorer_options_json,
+        i.scorer_models,
         l.model,
         l.n_samples,
         l.created_at,
@@ -60,6 +66,7 @@ scored as (
     from {{ ref('int_inspect__sample_values') }} as v
     inner join logs as l on v.source_file = l.source_file
     inner join sample_runs as r on v.source_file = r.source_file and v.sample_id = r.sample_id
+    left join {{ ref('int_inspect__scorer_instruments') }} as i on v.source_file = i.source_file and v.scorer = i.scorer
 ),
 
 -- an arm that repeats, run for run and value for value, the arm of a log recorded earlier: an `inspect score`
@@ -113,6 +120,8 @@ pairs as (
             {{ same_keys('a', 'b', ['task', 'score_name', 'scorer', 'sample_id'],
                          null_safe=['task_args_json', 'reducer']) }}
             and (a.model < b.model or (a.model = b.model and a.source_file < b.source_file))
+            -- measured with the same instrument (R35): task version, scorer arguments, grader, epochs
+            and {{ inspect_same_instrument('a', 'b') }}
 ),
 
 -- one row per cluster of samples (a sample, or the samples sharing the declared cluster metadata value)

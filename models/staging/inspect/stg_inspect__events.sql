@@ -1,7 +1,8 @@
 {#-
   One row per (log, sample, epoch, event): the sample's event transcript as inspect_ai stored it, typed to what a
   timeline or latency question needs: the event kind (model, tool, score, span_begin, ...), when it happened, its
-  working time and, for a model call, the model, its role and the call's token usage.
+  working time, for a span_begin the span's parent, type and name (a scorer's span is type `scorer`, named for
+  the scorer) and, for a model call, the model, its role and the call's token usage.
 -#}
 with members as (select * from {{ ref('base_inspect__sample_members') }})
 
@@ -10,6 +11,9 @@ select
     ev.position as event_index,
     {{ json_text('ev.value', '$.event') }} as event_kind,
     {{ json_text('ev.value', '$.span_id') }} as span_id,
+    {{ json_text('ev.value', '$.parent_id') }} as span_parent_id,
+    {{ json_text('ev.value', '$.type') }} as span_type,
+    {{ json_text('ev.value', '$.name') }} as span_name,
     {{ parse_utc_timestamp(json_text('ev.value', '$.timestamp')) }} as event_at,
     try_cast({{ json_text('ev.value', '$.working_start') }} as double) as working_start_s,
     try_cast({{ json_text('ev.value', '$.working_time') }} as double) as working_time_s,

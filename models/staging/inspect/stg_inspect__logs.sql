@@ -14,6 +14,7 @@ select
     {{ json_text('m.document', '$.eval.run_id') }} as run_id,
     {{ json_text('m.document', '$.eval.task') }} as task,
     {{ json_text('m.document', '$.eval.task_id') }} as task_id,
+    {{ json_text('m.document', '$.eval.task_version') }} as task_version,
     {{ json_fragment('m.document', '$.eval.task_args') }} as task_args_json,
     {{ json_text('m.document', '$.eval.model') }} as model,
     {{ parse_utc_timestamp(json_text('m.document', '$.eval.created')) }} as created_at,
