@@ -42,9 +42,9 @@ tokenizer download). What the logs cover (issue 17):
                    and a dict under plain metrics: 0), 2 epochs reduced by mean and max (`--value-kinds`)
   ../inspect_nonfinite/  two models' scores of inf and NaN: inspect_ai stores a mean of inf and a stderr of NaN
                    (`--value-kinds`)
-  ../inspect_instruments/  seven models' logs of one task, each unlike model-a's in one way: another grader, a scorer
+  ../inspect_instruments/  eight models' logs of one task, each unlike model-a's in one way: another grader, a scorer
                    with other arguments, 3 epochs not 2, the task at version 1, no grader bound (model_graded_qa
-                   grades with the model itself) (`--instruments`)
+                   grades with the model itself), one sample's target edited (`--instruments`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -775,12 +775,12 @@ def _value_kinds() -> int:
 
 
 def _instruments() -> int:
-    """Seven models' logs of one task (fixtures/inspect_instruments/), each unlike model-a's in one way only, so that
+    """Eight models' logs of one task (fixtures/inspect_instruments/), each unlike model-a's in one way only, so that
     each way a second log measures with another instrument is seen alone (R35): model-b the same instrument; model-c
     graded by another grader (role "grader" bound to mockllm/lenient); model-d a scorer with other arguments
     (match(location="end")); model-e 3 epochs, not 2 (max then reduces more epochs; the mean and pass_at_2 estimate the
-    same); model-f the task at version 1; model-g with no grader bound, so model_graded_qa grades with model-g itself
-    (`--instruments`)."""
+    same); model-f the task at version 1; model-g with no grader bound, so model_graded_qa grades with model-g itself;
+    model-h one sample's target edited (q4: "Berlin, Germany"), the version not bumped (`--instruments`)."""
     from inspect_ai import Epochs, Task
     from inspect_ai import eval as inspect_eval
     from inspect_ai.dataset import Sample
@@ -793,11 +793,12 @@ def _instruments() -> int:
     data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
     wrong = {"model-a": {"3+5", "Germany", "Chile"}, "model-b": {"France", "Kenya"}, "model-c": {"Peru"},
              "model-d": {"2+2", "Japan"}, "model-e": {"3+5"}, "model-f": {"Chile", "Kenya", "Peru"},
-             "model-g": {"Germany"}}
+             "model-g": {"Germany"}, "model-h": {"3+5"}}
     # the grader's verdict depends on the question (a strict grader fails the geography, a lenient one passes all)
     graders = {"strict": {"2+2": "GRADE: C", "3+5": "GRADE: C", "Question": "GRADE: I"}, "lenient": {"Question": "GRADE: C"}}
     setup = {"model-a": {}, "model-b": {}, "model-c": {"grader": "lenient"}, "model-d": {"location": "end"},
-             "model-e": {"epochs": 3}, "model-f": {"version": 1}, "model-g": {"grader": None}}
+             "model-e": {"epochs": 3}, "model-f": {"version": 1}, "model-g": {"grader": None},
+             "model-h": {"edit": ("q4", "Berlin, Germany")}}
 
     out_dir = OUT.parent / "inspect_instruments"
     shutil.rmtree(out_dir, ignore_errors=True)
@@ -807,7 +808,9 @@ def _instruments() -> int:
         grader = how.get("grader", "strict")
         roles = {} if grader is None else {
             "grader": get_model(f"mockllm/{grader}", custom_outputs=_answers(f"mockllm/{grader}", graders[grader], (40, 4)))}
-        task = Task(name="instruments", dataset=data, solver=generate(), version=how.get("version", 0),
+        sid, target = how.get("edit", (None, None))
+        samples = [Sample(id=s.id, input=s.input, target=target) if s.id == sid else s for s in data]
+        task = Task(name="instruments", dataset=samples, solver=generate(), version=how.get("version", 0),
                     scorer=[match(location=how.get("location", "any")), model_graded_qa()],
                     epochs=Epochs(how.get("epochs", 2), ["mean", "max", "pass_at_2"]))
         inspect_eval(task, model=get_model(name, custom_outputs=_answers(name, right, (25, 4))), model_roles=roles,

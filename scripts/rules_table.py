@@ -66,7 +66,7 @@ RULES: dict[str, str] = {
     "R32": "inspect_ai scores and reducers are never pooled: every metric and comparison row is one (score, scorer, reducer) the log states results for.",
     "R33": "Grader spend is never counted as the evaluated model's: a role's spend is never agent spend, and per (log, model) no token is counted twice or lost.",
     "R34": "A paired comparison is made once: an inspect_ai arm that an `inspect score` copy repeats (the same runs, the same values) is compared once, so Holm / BH families count only the tests really made.",
-    "R35": "inspect_ai logs measured with different instruments are never paired: the same task version, the scorer with the same arguments and the same grader (the models it called), and the same epochs unless the reducer is the mean or pass_at_k; the pairs held back are findings.",
+    "R35": "inspect_ai logs measured with different instruments are never paired: the same task version, the scorer with the same arguments and the same grader (the models it called), and the same epochs unless the reducer is the mean or pass_at_k, on samples whose targets agree; the pairs held back are findings.",
 }
 
 RULE_IDS = list(RULES)

@@ -1,10 +1,11 @@
 """Logs measured with different instruments are not compared (R35; fixtures/inspect_instruments, written by
-inspect_ai): seven models' logs of one task, each unlike model-a's in one way: model-c graded by a lenient grader,
+inspect_ai): eight models' logs of one task, each unlike model-a's in one way: model-c graded by a lenient grader,
 model-d's scorer with other arguments (match(location="end")), model-e 3 epochs not 2, model-f the task at version 1,
-model-g with no grader bound (model_graded_qa grades with model-g itself); model-b the same instrument as model-a.
+model-g with no grader bound (model_graded_qa grades with model-g itself), model-h one sample's target edited (the
+version not bumped); model-b the same instrument as model-a.
 Paired before R35, a lenient grader counted as model-c being better, and max over 3 epochs as model-e being better.
 The oracle reads each log's JSON: the task version, the epochs, each scorer's arguments and the models called inside
-its scorer spans."""
+its scorer spans, and each sample's target."""
 from __future__ import annotations
 
 import itertools
@@ -25,9 +26,11 @@ def _instrument(path: Path) -> dict:
     members = _members(path)
     ev = members["header.json"]["eval"]
     called: dict[str, set[str]] = {}
+    targets = {}
     for name, sample in members.items():
         if not name.startswith("samples/"):
             continue
+        targets[sample["id"]] = sample["target"]
         spans = {e["id"]: e for e in sample["events"] if e["event"] == "span_begin"}
 
         def scorer_of(span_id):
@@ -39,7 +42,7 @@ def _instrument(path: Path) -> dict:
         for e in sample["events"]:
             if e["event"] == "model" and scorer_of(e["span_id"]):
                 called.setdefault(scorer_of(e["span_id"]), set()).add(e["model"])
-    return {"model": ev["model"], "version": ev["task_version"], "epochs": ev["config"]["epochs"],
+    return {"model": ev["model"], "version": ev["task_version"], "epochs": ev["config"]["epochs"], "targets": targets,
             "scorers": {s["name"]: (s["options"], frozenset(called.get(s["name"], ()))) for s in ev["scorers"]},
             "reducers": {(s["scorer"], s["reducer"]) for s in members["header.json"]["results"]["scores"]}}
 
@@ -49,7 +52,7 @@ def _logs() -> dict[str, dict]:
 
 
 def _comparable(a: dict, b: dict, scorer: str, reducer: str) -> bool:
-    return (a["version"] == b["version"] and a["scorers"][scorer] == b["scorers"][scorer]
+    return (a["version"] == b["version"] and a["targets"] == b["targets"] and a["scorers"][scorer] == b["scorers"][scorer]
             and (a["epochs"] == b["epochs"] or reducer == "mean" or reducer.startswith("pass_at_")))
 
 
@@ -63,6 +66,9 @@ def test_the_fixture_states_what_it_is_there_for():
     assert (by_model["mockllm/model-e"]["epochs"], a["epochs"]) == (3, 2)
     assert (by_model["mockllm/model-f"]["version"], a["version"]) == (1, 0)
     assert by_model["mockllm/model-g"]["scorers"]["model_graded_qa"][1] == {"mockllm/model-g"}   # graded by itself
+    h = by_model["mockllm/model-h"]
+    assert {k: v for k, v in h["targets"].items() if a["targets"][k] != v} == {"q4": "Berlin, Germany"}
+    assert {k: v for k, v in h.items() if k not in ("model", "targets")} == {k: v for k, v in a.items() if k not in ("model", "targets")}
 
 
 def test_only_logs_measured_with_the_same_instrument_are_compared(built):
@@ -82,7 +88,8 @@ def test_only_logs_measured_with_the_same_instrument_are_compared(built):
                       ("mockllm/model-a", "mockllm/model-d", "match", "mean"),
                       ("mockllm/model-a", "mockllm/model-e", "match", "max"),
                       ("mockllm/model-a", "mockllm/model-f", "match", "mean"),
-                      ("mockllm/model-a", "mockllm/model-g", "model_graded_qa", "mean")]:
+                      ("mockllm/model-a", "mockllm/model-g", "model_graded_qa", "mean"),
+                      ("mockllm/model-a", "mockllm/model-h", "match", "mean")]:
         assert held_back not in got
     assert ("mockllm/model-a", "mockllm/model-e", "match", "pass_at_2") in got
 
@@ -97,7 +104,8 @@ def test_each_pair_of_logs_measured_differently_is_a_finding(built):
     differing = set()
     for (fa, a), (fb, b) in itertools.combinations(logs.items(), 2):
         for scorer in a["scorers"].keys() & b["scorers"].keys():
-            if (a["version"], a["epochs"], a["scorers"][scorer]) != (b["version"], b["epochs"], b["scorers"][scorer]):
+            if (a["version"], a["epochs"], a["targets"], a["scorers"][scorer]) != (
+                    b["version"], b["epochs"], b["targets"], b["scorers"][scorer]):
                 differing.add((frozenset((fa, fb)), scorer))
     rows = query(db, "select source_file, detail from intermediate.int_dq__inspect_r35_instruments_differ")
     assert len(rows) == len(differing)
@@ -110,6 +118,8 @@ def test_each_pair_of_logs_measured_differently_is_a_finding(built):
     assert graders and all("its scores are not compared" in d for d in graders)
     epochs_only = [d for _, d in rows if d.split("compared")[1].startswith("; 2 epochs here, 3 there:")]
     assert epochs_only and all("only its mean and pass_at_k reducers are compared" in d for d in epochs_only)
+    edited = [d for _, d in rows if "1 sample(s) of one id have another target there (first: q4)" in d]
+    assert len(edited) == 2 * 7 and all("its scores are not compared" in d for d in edited)   # model-h vs each other
 
 
 def test_r35_negative_control_logs_measured_alike_pass(tmp_path):

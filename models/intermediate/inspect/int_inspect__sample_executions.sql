@@ -4,7 +4,8 @@
   carry the finished samples of a failed log into the new log, and `inspect score` writes a rescored copy. The
   run's first record is the one in the log created first (ties: the file's name); every later record of it is
   carried over, so the run's tokens and cost are counted once, in the log where it ran. A sample without a uuid
-  (older inspect_ai) is a run of its own.
+  (older inspect_ai) is a run of its own. `target` is the sample's target as the log states it: two logs' samples of
+  one id are the same item only where their targets agree (R35).
 -#}
 with keyed as (
     select
@@ -12,6 +13,7 @@ with keyed as (
         s.sample_id,
         s.epoch,
         s.sample_uuid,
+        s.target,
         l.created_at,
         s.source_file || '|' || s.sample_id || '|' || cast(s.epoch as {{ dbt.type_string() }}) as unit_key
     from {{ ref('stg_inspect__samples') }} as s
@@ -43,6 +45,7 @@ select
     k.sample_id,
     k.epoch,
     k.sample_uuid,
+    k.target,
     k.unit_key,
     coalesce(f.run_unit_key, k.unit_key) as run_unit_key,
     coalesce(f.run_source_file <> k.source_file, false) as is_carried_over,

@@ -10,8 +10,9 @@
   the unit range, whose range the log does not state), MDD, the paired t-test p-value on C - 1 degrees of freedom
   and Holm / BH within the family of all model pairs of one (task, score, reducer). Logs of other statuses, scorers
   and reducers are never pooled, and neither are logs measured with another instrument (R35): another task version,
-  the scorer with other arguments or calling other models (a grader), or another number of epochs (but for the mean
-  and pass_at_k, whose estimand does not depend on it). An arm that an `inspect score` copy repeats (the same runs, the same values) is
+  the scorer with other arguments or calling other models (a grader), another number of epochs (but for the mean
+  and pass_at_k, whose estimand does not depend on it), or a sample of one id whose target differs (an edited answer
+  key: the sample sets are then not identical). An arm that an `inspect score` copy repeats (the same runs, the same values) is
   compared once, in the log recorded first.
 -#}
 {#- one comparison: a pair of logs (model_a's first) on one (task, task arguments, score, reducer) #}
@@ -36,7 +37,8 @@ sample_runs as (
     select
         e.source_file,
         e.sample_id,
-        min(e.run_unit_key) as run_key
+        min(e.run_unit_key) as run_key,
+        min(e.target) as target
     from {{ ref('int_inspect__sample_executions') }} as e
     group by e.source_file, e.sample_id
 ),
@@ -62,6 +64,7 @@ scored as (
         l.created_at,
         l.log_order,
         r.run_key,
+        r.target,
         count(*) over (partition by {{ qualified('v', arm) }}, v.reducer) as n_arm_samples
     from {{ ref('int_inspect__sample_values') }} as v
     inner join logs as l on v.source_file = l.source_file
@@ -120,8 +123,10 @@ pairs as (
             {{ same_keys('a', 'b', ['task', 'score_name', 'scorer', 'sample_id'],
                          null_safe=['task_args_json', 'reducer']) }}
             and (a.model < b.model or (a.model = b.model and a.source_file < b.source_file))
-            -- measured with the same instrument (R35): task version, scorer arguments, grader, epochs
+            -- measured with the same instrument (R35): task version, scorer arguments, grader, epochs; and the same
+            -- item: a sample whose target differs is not paired, so the comparison fails R30's identical sample sets
             and {{ inspect_same_instrument('a', 'b') }}
+            and a.target is not distinct from b.target
 ),
 
 -- one row per cluster of samples (a sample, or the samples sharing the declared cluster metadata value)
