@@ -10,13 +10,7 @@ logs as (select * from {{ ref('int_inspect__logs') }}),
 
 scorers as (select * from {{ ref('int_inspect__scorer_instruments') }}),
 
-targets as (
-    select distinct
-        e.source_file,
-        e.sample_id,
-        e.target
-    from {{ ref('int_inspect__sample_executions') }} as e
-),
+executions as (select * from {{ ref('int_inspect__sample_executions') }}),
 
 -- compared pairs of logs with a sample of one id whose targets differ
 edited as (
@@ -24,8 +18,8 @@ edited as (
         p.source_file_a,
         p.source_file_b
     from pairs as p
-    inner join targets as a on p.source_file_a = a.source_file
-    inner join targets as b on p.source_file_b = b.source_file and a.sample_id = b.sample_id
+    inner join executions as a on p.source_file_a = a.source_file
+    inner join executions as b on p.source_file_b = b.source_file and a.sample_id = b.sample_id
     where a.target is distinct from b.target
 )
 
