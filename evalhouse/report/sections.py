@@ -278,9 +278,8 @@ def inspect_ai(wh):
                        r[f"source_file_{side}"].rsplit("/", 1)[-1], "text")
 
         sec.tables.append(Table(
-            "inspect_model_pairs", "inspect_ai models compared on the same samples: mean paired difference (b - a) "
-            "with its 95% interval, p and Holm within (task, score, reducer) (R30), each comparison made once (R34), "
-            "only between logs measured with the same instrument (R35)",
+            "inspect_model_pairs", "inspect_ai models compared on the same samples, measured alike (R30, R35): mean "
+            "paired difference (b - a), 95% interval, p and Holm within (task, score, reducer), made once (R34)",
             ["score", "reducer", "model_a", "log a", "model_b", "log b", "n pairs", "difference [95% CI]", "p",
              "p (Holm)"],
             [[q(r, "score_name", "text"), q(r, "reducer", "text"), q(r, "model_a", "text"),

@@ -116,7 +116,7 @@ def test_each_pair_of_logs_measured_differently_is_a_finding(built):
     assert found == differing
     graders = [d for _, d in rows if "called mockllm/lenient" in d or "called mockllm/strict" in d]
     assert graders and all("its scores are not compared" in d for d in graders)
-    epochs_only = [d for _, d in rows if d.split("compared")[1].startswith("; 2 epochs here, 3 there:")]
+    epochs_only = [d for _, d in rows if d.split("compared")[1].startswith("; epochs: 2 here, 3 there:")]
     assert epochs_only and all("only its mean and pass_at_k reducers are compared" in d for d in epochs_only)
     edited = [d for _, d in rows if "1 sample(s) of one id have another target there (first: q4)" in d]
     assert len(edited) == 2 * 7 and all("its scores are not compared" in d for d in edited)   # model-h vs each other

@@ -55,31 +55,18 @@ differing as (
         p.source_file,
         p.other_file,
         a.scorer,
-        case
-            when not (p.task_version is not distinct from p.other_task_version)
-                then '; the task version is ' || coalesce(p.task_version, 'not stated') || ' here, '
-                    || coalesce(p.other_task_version, 'not stated') || ' there'
-        end as version_diff,
+        {{ here_and_there('the task version is', 'p.task_version', 'p.other_task_version', 'not stated') }}
+            as version_diff,
         case
             when e.n_edited > 0
                 then '; ' || cast(e.n_edited as {{ dbt.type_string() }}) || ' sample(s) of one id have another target there'
                     || ' (first: ' || e.first_edited || ')'
         end as target_diff,
-        case
-            when not (a.scorer_options_json is not distinct from b.scorer_options_json)
-                then '; its arguments are ' || coalesce(a.scorer_options_json, 'not stated') || ' here, '
-                    || coalesce(b.scorer_options_json, 'not stated') || ' there'
-        end as options_diff,
-        case
-            when not (a.scorer_models is not distinct from b.scorer_models)
-                then '; it called ' || coalesce(a.scorer_models, 'no model') || ' here, '
-                    || coalesce(b.scorer_models, 'no model') || ' there'
-        end as models_diff,
-        case
-            when not (p.epochs is not distinct from p.other_epochs)
-                then '; ' || coalesce(cast(p.epochs as {{ dbt.type_string() }}), 'no') || ' epochs here, '
-                    || coalesce(cast(p.other_epochs as {{ dbt.type_string() }}), 'no') || ' there'
-        end as epochs_diff
+        {{ here_and_there('its arguments are', 'a.scorer_options_json', 'b.scorer_options_json', 'not stated') }}
+            as options_diff,
+        {{ here_and_there('it called', 'a.scorer_models', 'b.scorer_models', 'no model') }} as models_diff,
+        {{ here_and_there('epochs:', 'cast(p.epochs as ' ~ dbt.type_string() ~ ')',
+                          'cast(p.other_epochs as ' ~ dbt.type_string() ~ ')', 'not stated') }} as epochs_diff
     from log_pairs as p
     inner join scorers as a on p.source_file = a.source_file
     inner join scorers as b on p.other_file = b.source_file and a.scorer = b.scorer
