@@ -8,7 +8,7 @@ follows every mart column through the models it reads, down to
   (the compiled forms of the `json_text` / `json_fragment` / `json_type` / `json_has` /
   `json_array_length` / `json_each` macros are recognised: `json_extract_string(x, '$.a')`,
   `json_extract(x, '$.a')`, `json_type(...)`, `json_exists(...)`, `json_array_length(...)`,
-  `json_each(x, '$.a')` (which adds `[*]`); paths compose across CTEs and models, so a fragment
+  `json_each(x, '$.a')` (which adds `[*]`), `unnest(json_extract(x, '$.a[*]'))`; paths compose across CTEs and models, so a fragment
   `$.config` read later with `$.primary` ends as `$.config.primary`);
 * a raw provenance column (e.g. `raw.big_lines.source_file`);
 * a seed column (`raw_json_path = 'seed'`).
@@ -150,9 +150,10 @@ def _json_step(parent: exp.Expression, child: exp.Expression) -> str | None:
     if not is_json or path is None:
         return None
     suffix = path[1:]
-    if name in _JSON_EACH:
+    if name in _JSON_EACH or name == "json_keys":
         suffix += "[*]"
-    return suffix
+    # an object's members, json_extract(x, '$.a.*'), are the same list as json_each's: write it `[*]`
+    return suffix[:-2] + "[*]" if suffix.endswith(".*") else suffix
 
 
 def _paths_applied(expression: exp.Expression, table: str, column: str) -> set[str]:
@@ -240,8 +241,10 @@ def _inside(node: exp.Expression, container: exp.Expression) -> bool:
 
 
 def _rows_of_scope(scope: Scope, ctx: _Ctx) -> set[Edge]:
-    """What the rows of a SELECT come from: every physical table it reads (column '*'), and for a
-    json_each unnest, the JSON array it unnests (e.g. record $.change_detail[*])."""
+    """What the rows of a SELECT come from: every physical table it reads (column '*'), and for an
+    unnested JSON list, the list it unnests (e.g. record $.change_detail[*]). Both unnest forms are
+    recognised: the table function `json_each(x, '$.a')` and `unnest(json_extract(x, '$.a[*]'))`
+    (or `json_keys(x, '$.a')`) in the SELECT list of a lateral, which is what the macros compile to."""
     edges = {Edge(f"{s}.{t}", "*", "") for s, t in _physical_tables(scope)}
     for table in scope.expression.find_all(exp.Table):
         func = table.this
@@ -254,24 +257,32 @@ def _rows_of_scope(scope: Scope, ctx: _Ctx) -> set[Edge]:
         while isinstance(col, (exp.Cast, exp.TryCast, exp.Paren)):
             col = col.this
         path = _path_text(args[1])
-        if not isinstance(col, exp.Column) or path is None:
-            continue
-        suffix = path[1:] + "[*]"
-        owners = [s for s in ctx.scopes if col.table in s.sources and _inside(table, s.expression)]
-        if not owners:
-            continue
-        src = min(owners, key=_depth).sources[col.table]
-        if isinstance(src, exp.Table) and isinstance(src.this, exp.Identifier):
-            edges.add(Edge(f"{src.db.lower()}.{src.name.lower()}", col.name.lower(), suffix))
-        elif isinstance(src, Scope):
-            try:
-                node = to_node(col.name, src, DIALECT, ctx.schema, trim_selects=False)
-            except Exception:
-                continue
-            _walk(node, suffix, edges, ctx)
+        if isinstance(col, exp.Column) and path is not None:
+            _unnested_list(col, path[1:] + "[*]", table, ctx, edges)
+    for unnest in scope.expression.find_all(exp.Explode, exp.Unnest):
+        for col in unnest.find_all(exp.Column):
+            for suffix in _paths_applied(unnest, col.table.lower(), col.name.lower()):
+                if suffix:
+                    _unnested_list(col, suffix, unnest, ctx, edges)
     if not edges:
         edges.add(Edge("", scope.expression.sql(dialect=DIALECT)[:80], ""))
     return edges
+
+
+def _unnested_list(col: exp.Column, suffix: str, anchor: exp.Expression, ctx: _Ctx, edges: set[Edge]) -> None:
+    """Add the edge of the JSON list at `col` + `suffix`, read where `anchor` sits, to `edges`."""
+    owners = [s for s in ctx.scopes if col.table in s.sources and _inside(anchor, s.expression)]
+    if not owners:
+        return
+    src = min(owners, key=_depth).sources[col.table]
+    if isinstance(src, exp.Table) and isinstance(src.this, exp.Identifier):
+        edges.add(Edge(f"{src.db.lower()}.{src.name.lower()}", col.name.lower(), suffix))
+    elif isinstance(src, Scope):
+        try:
+            node = to_node(col.name, src, DIALECT, ctx.schema, trim_selects=False)
+        except Exception:
+            return
+        _walk(node, suffix, edges, ctx)
 
 
 def _depth(scope: Scope) -> int:

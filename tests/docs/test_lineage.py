@@ -94,6 +94,29 @@ def test_lineage_description_renders_the_chain(toy):
     assert "`stg_toy__runs.config_json`" in text and "$.config.primary" in text
 
 
+_DOCS = {"raw": {"docs": {"source_file": "varchar", "document": "varchar"}}}
+_LIST = "case when json_type(d.document, '$.items') = 'ARRAY' then json_extract(d.document, '$.items[*]') end"
+_KEYS = "case when json_type(d.document, '$.items') = 'OBJECT' then json_keys(d.document, '$.items') end"
+_MEMBERS = "case when json_type(d.document, '$.items') = 'OBJECT' then json_extract(d.document, '$.items.*') end"
+
+
+@pytest.mark.parametrize("lateral", [
+    # the table function (Spark's macros and older DuckDB macros compile to this shape)
+    "select je.value::varchar as value, je.key::integer as position from json_each(d.document, '$.items') as je",
+    # DuckDB's macros: the list unnested in the SELECT list of a lateral with no FROM
+    f"select unnest({_LIST})::varchar as value, (generate_subscripts({_LIST}, 1) - 1)::integer as position",
+    f"select unnest({_KEYS})::varchar as key, unnest({_MEMBERS})::varchar as value, "
+    f"(generate_subscripts({_KEYS}, 1) - 1)::integer as position",
+])
+def test_both_unnest_forms_reach_the_list(lateral):
+    sql = f"select d.source_file, je.value, je.position from raw.docs as d cross join lateral ({lateral}) as je"
+    edges = L.model_edges(sql, _DOCS)
+    listed = L.Edge("raw.docs", "document", ".items[*]")
+    assert edges["value"] == {listed} and edges["position"] == {listed}
+    assert edges["*"] == {L.Edge("raw.docs", "*", ""), listed}     # the rows: the table and the list it unnests
+    assert edges["source_file"] == {L.Edge("raw.docs", "source_file", "")}
+
+
 # ------------------------------------------------------------------ the real project
 def _mart_columns(build) -> list[tuple[str, str]]:
     rels, cols = L.load_relations(build.manifest, build.catalog)
