@@ -1,22 +1,14 @@
-{#- Replicate identity + provenance of a raw.ce_task_docs row `alias` (task_id: stored, else from the path). -#}
+{#- Replicate identity + provenance of a base_coder_eval__task_docs row `alias`. -#}
 {% macro coder_eval_task_doc_identity(alias) -%}
-    {{ coder_eval_task_doc_replicate(alias) }},
+    {{ coder_eval_replicate_identity(alias) }},
     {{ coder_eval_provenance(alias) }}
 {%- endmacro %}
 
-{#- The replicate identity alone of a raw.ce_task_docs row `alias` (task_id: stored, else from the path). -#}
-{% macro coder_eval_task_doc_replicate(alias) -%}
-    {{ alias }}.run_dir,
-    {{ alias }}.run_id,
-    {{ alias }}.variant_id,
-    coalesce({{ json_text(alias ~ '.document', '$.task_id') }}, {{ alias }}.task_id) as task_id,
-    {{ alias }}.replicate_index
-{%- endmacro %}
-
 {#-
-  One row per element of the task.json lists named in `items` (tuples (label, json_key[, where_sql])),
-  unioned: the replicate identity + provenance, `label` as <label_col>, the 0-based list position as
-  <index_col> and the element JSON as <value_col> (label after index/value when label_last).
+  One row per element of the task.json lists named in `items` (tuples (label, json_key[, where_sql])) of
+  `relation` (base_coder_eval__task_docs), unioned: the replicate identity + provenance, `label` as <label_col>,
+  the 0-based list position as <index_col> and the element JSON as <value_col> (label after index/value when
+  label_last).
 -#}
 {% macro coder_eval_task_doc_elements_select(relation, items, label_col, index_col, value_col, label_last=false) -%}
     {%- for item in items %}

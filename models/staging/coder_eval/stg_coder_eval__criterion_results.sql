@@ -1,7 +1,7 @@
-with source as (select * from {{ source('coder_eval', 'ce_task_docs') }}),
+with task_docs as (select * from {{ ref('base_coder_eval__task_docs') }}),
 
 results as (
-    {{ coder_eval_task_doc_elements_select('source', [
+    {{ coder_eval_task_doc_elements_select('task_docs', [
         ('success', 'success_criteria_results'),
         ('post_failure', 'post_failure_criteria_results'),
     ], 'result_phase', 'criterion_index', 'result_json') }}

@@ -1,7 +1,7 @@
-with source as (select * from {{ source('coder_eval', 'ce_task_docs') }})
+with task_docs as (select * from {{ ref('base_coder_eval__task_docs') }})
 
 select
-    {{ coder_eval_task_doc_replicate('d') }},
+    {{ coder_eval_replicate_identity('d') }},
     {{ coder_eval_is_object('d.document', '$.early_stop') }} as stopped_early,
     {{ json_text('d.document', '$.early_stop.reason') }} as early_stop_reason,
     {{ json_text('d.document', '$.early_stop.deciding_criterion_type') }} as deciding_criterion_type,
@@ -15,5 +15,5 @@ select
             then coalesce({{ coder_eval_typed('d.document', '$.early_stop.gate_threshold', 'double') }}, 1.0)
     end as gate_threshold,
     {{ coder_eval_provenance('d') }}
-from source as d
+from task_docs as d
 where {{ coder_eval_is_object('d.document', '$.early_stop') }}

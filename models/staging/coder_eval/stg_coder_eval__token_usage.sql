@@ -3,26 +3,26 @@
   each turn (iterations[].token_usage) and each judge criterion result (token_usage, success and
   post-failure lists). Legacy input_tokens-only objects are adopted as the uncached slice.
 -#}
-with source as (select * from {{ source('coder_eval', 'ce_task_docs') }}),
+with task_docs as (select * from {{ ref('base_coder_eval__task_docs') }}),
 
 iterations as (select * from {{ ref('base_coder_eval__task_iterations') }}),
 
 criteria as (
-    {{ coder_eval_task_doc_elements_select('source', [
+    {{ coder_eval_task_doc_elements_select('task_docs', [
         ('success', 'success_criteria_results'),
         ('post_failure', 'post_failure_criteria_results'),
     ], 'result_phase', 'criterion_index', 'result_json') }}
 )
 
 select
-    {{ coder_eval_task_doc_replicate('d') }},
+    {{ coder_eval_replicate_identity('d') }},
     'replicate_total' as usage_scope,
     cast(null as bigint) as iteration_index,
     cast(null as {{ dbt.type_string() }}) as result_phase,
     cast(null as bigint) as criterion_index,
     {{ coder_eval_token_usage_columns('d.document', '$.total_token_usage', '') }},
     {{ coder_eval_provenance('d') }}
-from source as d
+from task_docs as d
 where {{ coder_eval_is_object('d.document', '$.total_token_usage') }}
 union all
 select

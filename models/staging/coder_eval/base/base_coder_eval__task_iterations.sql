@@ -5,14 +5,14 @@
   A base model: the per-turn staging models (iterations, commands, messages, provider calls and errors,
   token usage) read their lists from here, so the unnesting is written once.
 -#}
-with source as (select * from {{ source('coder_eval', 'ce_task_docs') }})
+with task_docs as (select * from {{ ref('base_coder_eval__task_docs') }})
 
 select
     {{ coder_eval_task_doc_identity('d') }},
     el.position as iteration_index,
     el.value as iteration_json,
     'iterations' as iterations_key
-from source as d
+from task_docs as d
 {{ json_each('d.document', '$.iterations', 'el') }}
 union all
 select
@@ -20,6 +20,6 @@ select
     el.position as iteration_index,
     el.value as iteration_json,
     'turns' as iterations_key
-from source as d
+from task_docs as d
 {{ json_each('d.document', '$.turns', 'el') }}
 where not {{ json_has('d.document', '$.iterations') }}
