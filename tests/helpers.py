@@ -1,6 +1,7 @@
 """Shared test helpers: load fixtures into a fresh DuckDB file, run dbt, read run results."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -20,6 +21,14 @@ FIXTURES = PROJECT_DIR / "fixtures"
 # every test id pytest collected, before -k / -m deselect any: tests/conftest.py stores them in config.stash,
 # tests/test_rule_coverage.py checks that the rules table names only real tests
 COLLECTED_IDS = pytest.StashKey[frozenset]()
+
+
+def script_module(name: str):
+    """scripts/<name>.py imported as a module (the scripts are not a package)."""
+    spec = importlib.util.spec_from_file_location(f"evalhouse_script_{name}", PROJECT_DIR / "scripts" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def fresh_db(path: Path) -> Path:

@@ -6,7 +6,6 @@ they should (the reload lands nothing, the append lands exactly the appended lin
 build behind the dbt figures succeeded. About 3 minutes."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -14,16 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from helpers import script_module
+
 PROJECT = Path(__file__).resolve().parents[2]
 SCRIPT = PROJECT / "scripts" / "bench.py"
 LINES, TASKS = 100_000, 1_000          # the --quick preset
-
-
-def _bench_module():
-    spec = importlib.util.spec_from_file_location("evalhouse_bench", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +33,7 @@ def smoke(tmp_path_factory):
 
 def test_every_figure_present(smoke):
     results, md, stdout = smoke
-    mod = _bench_module()
+    mod = script_module("bench")
     assert set(results["figures"]) == set(mod.FIGURES)
     for key in mod.FIGURES:
         assert f"| {key} |" in md and f"| {key} |" in stdout
@@ -47,7 +41,7 @@ def test_every_figure_present(smoke):
 
 def test_measured_figures_are_ratios_against_same_run_baselines(smoke):
     results, _, _ = smoke
-    mod = _bench_module()
+    mod = script_module("bench")
     f = results["figures"]
     assert (mod.QUICK["lines"], mod.QUICK["tasks"]) == (LINES, TASKS)
     for key in set(mod.FIGURES) - {"dbt_build_scaling"}:     # its exponent is None when noise hides growth

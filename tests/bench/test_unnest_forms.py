@@ -6,14 +6,12 @@ scripts/bench_unnest.py, so the benchmark and this test run the same text; a smo
 its own row equality on a small input."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import duckdb
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_unnest.py"
+from helpers import script_module
 
 DOCS = [
     '{"a": [1, "two", null, [3, [4]], {"k": null}, 1.50, -0.0, true, "", "NaN"]}',
@@ -30,13 +28,6 @@ DOCS = [
 ]
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("evalhouse_bench_unnest", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @pytest.fixture(scope="module")
 def con():
     con = duckdb.connect()
@@ -50,7 +41,7 @@ def con():
 @pytest.mark.parametrize("kind", ["list", "object"])
 @pytest.mark.parametrize("path", ["$.a", "$"])
 def test_shipped_macro_returns_the_table_functions_rows(con, kind, path):
-    bench = _bench()
+    bench = script_module("bench_unnest")
     want = con.execute(bench.unnest_query(kind, path, "baseline")).fetchall()
     got = con.execute(bench.unnest_query(kind, path, "shipped")).fetchall()
     assert got == want
@@ -62,7 +53,7 @@ def test_shipped_macro_returns_the_table_functions_rows(con, kind, path):
 
 
 def test_positions_and_values_are_the_documents(con):
-    bench = _bench()
+    bench = script_module("bench_unnest")
     rows = con.execute(bench.unnest_query("list", "$.a", "shipped")).fetchall()
     assert [r[3] for r in rows] == list(range(10))
     assert [json.loads(r[2]) for r in rows][:5] == [1, "two", None, [3, [4]], {"k": None}]
@@ -72,6 +63,6 @@ def test_positions_and_values_are_the_documents(con):
 
 
 def test_benchmark_runs_and_checks_its_rows(capsys):
-    _bench().main(20, 100, 2, 1)
+    script_module("bench_unnest").main(20, 100, 2, 1)
     out = capsys.readouterr().out
     assert out.count("identical") == 3, out
