@@ -8,8 +8,8 @@ follows every mart column through the models it reads, down to
   (the compiled forms of the `json_text` / `json_fragment` / `json_type` / `json_has` /
   `json_array_length` / `json_each` macros are recognised: `json_extract_string(x, '$.a')`,
   `json_extract(x, '$.a')`, `json_type(...)`, `json_exists(...)`, `json_array_length(...)`,
-  `json_each(x, '$.a')` (which adds `[*]`), `unnest(json_extract(x, '$.a[*]'))`; paths compose across CTEs and models, so a fragment
-  `$.config` read later with `$.primary` ends as `$.config.primary`);
+  `json_each(x, '$.a')` (which adds `[*]`), `unnest(json_extract(x, '$.a[*]'))`; paths compose across
+  CTEs and models, so a fragment `$.config` read later with `$.primary` ends as `$.config.primary`);
 * a raw provenance column (e.g. `raw.big_lines.source_file`);
 * a seed column (`raw_json_path = 'seed'`).
 

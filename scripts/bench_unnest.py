@@ -11,9 +11,9 @@ The shipped SQL is rendered from macros/engine/json.sql (the DuckDB `default__` 
 previous DuckDB form, `json_each(...)` as a table function in a lateral join. A third case keeps the shipped
 unnest and reads a field of the document (task.json's task_id, a reduction's scorer) once per element from the
 whole document (baseline) or once per document before the unnest (shipped: base_coder_eval__task_docs,
-base_inspect__reduced_samples), on at least 20 documents of ELEMENTS / 4 elements of PAD_BYTES / 2 (with one document DuckDB
-reads the field once either way). Each round runs both forms, alternating, and checks they return the same rows;
-prints each round and the median ratio (baseline / shipped).
+base_inspect__reduced_samples), on at least 20 documents of ELEMENTS / 4 elements of PAD_BYTES / 2 (with one
+document DuckDB reads the field once either way). Each round runs both forms, alternating, and checks they return
+the same rows; prints each round and the median ratio (baseline / shipped).
 """
 from __future__ import annotations
 
@@ -54,28 +54,25 @@ def baseline(kind: str, path: str) -> str:
     return BASELINE[kind].format(expr="d.doc", path=path)
 
 
-def _query(unnest: str, kind: str) -> str:
-    key = "u.key" if kind == "object" else "null"
-    if kind == "field, per element":
-        key = "json_extract_string(d.doc, '$.task_id')"
-    docs = "(select id, json_extract_string(doc, '$.task_id') as task_id, doc from docs)" if kind == "field, once" else "docs"
-    key = "d.task_id" if kind == "field, once" else key
+def _query(unnest: str, key: str = "null", docs: str = "docs") -> str:
     return f"select d.id, {key} as key, u.value, u.position from {docs} as d {unnest} order by 1, 4"
 
 
 def unnest_query(kind: str, path: str, form: str) -> str:
     """SELECT of (id, key, value, position) over table docs(id, doc), ordered; form 'baseline' or 'shipped'."""
-    return _query((baseline if form == "baseline" else shipped)(kind, path), kind)
+    return _query((baseline if form == "baseline" else shipped)(kind, path), "u.key" if kind == "object" else "null")
 
 
 def _cases() -> dict[str, tuple[str, str, str]]:
     """kind -> (the document's key, baseline SQL, shipped SQL)."""
     items = shipped("list", "$.items")
+    task_id_once = "(select id, json_extract_string(doc, '$.task_id') as task_id, doc from docs)"
     return {
         "list": ("items", unnest_query("list", "$.items", "baseline"), unnest_query("list", "$.items", "shipped")),
         "object": ("members", unnest_query("object", "$.members", "baseline"),
                    unnest_query("object", "$.members", "shipped")),
-        "field": ("items", _query(items, "field, per element"), _query(items, "field, once")),
+        "field": ("items", _query(items, "json_extract_string(d.doc, '$.task_id')"),
+                  _query(items, "d.task_id", task_id_once)),
     }
 
 

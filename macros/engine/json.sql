@@ -176,12 +176,13 @@
 {%- endmacro %}
 {#- DuckDB: the object's keys and values as two lists of one order, unnested side by side (see default__json_each). -#}
 {% macro default__json_each_entry(expr, path, alias) -%}
-    {%- set is_object = "json_type(" ~ expr ~ ", '" ~ path ~ "') = 'OBJECT'" -%}
-    {%- set keys = "case when " ~ is_object ~ " then json_keys(" ~ expr ~ ", '" ~ path ~ "') end" -%}
+    {%- set is_object -%} json_type({{ expr }}, '{{ path }}') = 'OBJECT' {%- endset %}
+    {%- set keys -%} case when {{ is_object }} then json_keys({{ expr }}, '{{ path }}') end {%- endset %}
+    {%- set members -%} case when {{ is_object }} then json_extract({{ expr }}, '{{ path }}.*') end {%- endset %}
     cross join lateral (
         select
             unnest({{ keys }})::varchar as key,
-            unnest(case when {{ is_object }} then json_extract({{ expr }}, '{{ path }}.*') end)::varchar as value,
+            unnest({{ members }})::varchar as value,
             (generate_subscripts({{ keys }}, 1) - 1)::integer as position
     ) as {{ alias }}
 {%- endmacro %}
