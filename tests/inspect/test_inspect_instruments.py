@@ -5,7 +5,7 @@ model-g with no grader bound (model_graded_qa grades with model-g itself), model
 version not bumped); model-b the same instrument as model-a.
 Paired before R35, a lenient grader counted as model-c being better, and max over 3 epochs as model-e being better.
 The oracle reads each log's JSON: the task version, the epochs, each scorer's arguments and the models called inside
-its scorer spans, and each sample's target."""
+its scorer spans (at any depth), and each sample's target."""
 from __future__ import annotations
 
 import itertools
@@ -34,11 +34,14 @@ def _instrument(path: Path) -> dict:
         spans = {e["id"]: e for e in sample["events"] if e["event"] == "span_begin"}
 
         def scorer_of(span_id):
-            span = spans.get(span_id)
-            if span and span.get("type") == "scorer":
-                return span["name"]
-            parent = spans.get(span.get("parent_id")) if span else None
-            return parent["name"] if parent and parent.get("type") == "scorer" else None
+            """The scorer whose span holds this one, however deep (None outside every scorer span)."""
+            seen = set()
+            while span_id in spans and span_id not in seen:
+                seen.add(span_id)
+                if spans[span_id].get("type") == "scorer":
+                    return spans[span_id]["name"]
+                span_id = spans[span_id].get("parent_id")
+            return None
         for e in sample["events"]:
             if e["event"] == "model" and scorer_of(e["span_id"]):
                 called.setdefault(scorer_of(e["span_id"]), set()).add(e["model"])

@@ -2,10 +2,11 @@
   One row per (inspect_ai log, scorer): what the scorer measured with, as far as the log shows it (R35). Its
   arguments as the eval states them (`eval.scorers[].options`, from the member int_inspect__logs reads: header.json,
   or a killed run's journal start), and the models it called while it scored: the model events inside a span of
-  type `scorer` named for it, or inside a span opened in one (model_graded_qa's grader), distinct and sorted. A
-  scorer the events show but `eval.scorers` does not name (or the reverse) has NULL for what the log leaves out.
+  type `scorer` named for it, or inside any span opened below one (model_graded_qa's grader, an agent judge's
+  tools), in the same sample and epoch, distinct and sorted. A scorer the events show but `eval.scorers` does not
+  name (or the reverse) has NULL for what the log leaves out.
 -#}
-with logs as (select * from {{ ref('int_inspect__logs') }}),
+with recursive logs as (select * from {{ ref('int_inspect__logs') }}),
 
 events as (select * from {{ ref('stg_inspect__events') }}),
 
@@ -22,31 +23,45 @@ declared as (
     group by s.source_file, s.scorer
 ),
 
-scorer_spans as (
+span_begins as (
     select
-        e.source_file,
-        e.span_id,
-        e.span_name as scorer
+        {{ qualified('e', inspect_sample_grain()) }},
+        coalesce(e.marked_span_id, e.span_id) as span_id,
+        e.span_parent_id,
+        e.span_type,
+        e.span_name
     from events as e
-    where e.event_kind = 'span_begin' and e.span_type = 'scorer'
+    where e.event_kind = 'span_begin'
 ),
 
--- a scorer's span and the spans opened in it
-spans as (
+scorer_spans as (
     select
-        s.source_file,
+        {{ qualified('s', inspect_sample_grain()) }},
         s.span_id,
-        s.scorer
-    from scorer_spans as s
-    union
+        s.span_name as scorer
+    from span_begins as s
+    where s.span_type = 'scorer'
+),
+
+-- each scorer span with itself and every span opened below it, however deep (an agent judge's tool spans); a
+-- sample's spans only, and at most 64 levels, so that a log whose parent links form a cycle still ends
+span_tree as (
     select
-        s.source_file,
-        e.span_id,
-        s.scorer
+        {{ qualified('s', inspect_sample_grain()) }},
+        s.span_id as scorer_span_id,
+        s.span_id,
+        0 as depth
     from scorer_spans as s
-    inner join events as e
-        on s.source_file = e.source_file and s.span_id = e.span_parent_id
-    where e.event_kind = 'span_begin'
+    union all
+    select
+        {{ qualified('c', inspect_sample_grain()) }},
+        t.scorer_span_id,
+        c.span_id,
+        t.depth + 1 as depth
+    from span_tree as t
+    inner join span_begins as c
+        on {{ same_keys('t', 'c', inspect_sample_grain()) }} and t.span_id = c.span_parent_id
+    where t.depth < 64
 ),
 
 called as (
@@ -54,9 +69,11 @@ called as (
         s.source_file,
         s.scorer,
         e.model
-    from spans as s
+    from scorer_spans as s
+    inner join span_tree as t
+        on {{ same_keys('s', 't', inspect_sample_grain()) }} and s.span_id = t.scorer_span_id
     inner join events as e
-        on s.source_file = e.source_file and s.span_id = e.span_id
+        on {{ same_keys('t', 'e', inspect_sample_grain()) }} and t.span_id = e.span_id
     where e.event_kind = 'model' and e.model is not null
 ),
 
