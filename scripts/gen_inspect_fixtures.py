@@ -45,6 +45,8 @@ tokenizer download). What the logs cover (issue 17):
   ../inspect_instruments/  eight models' logs of one task, each unlike model-a's in one way: another grader, a scorer
                    with other arguments, 3 epochs not 2, the task at version 1, no grader bound (model_graded_qa
                    grades with the model itself), one sample's target edited (`--instruments`)
+  ../inspect_deep_graders/  two models' logs scored by an agent judge whose grader is called two spans below its
+                   scorer span, bound to another model in each log (`--deep-graders`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -819,13 +821,54 @@ def _instruments() -> int:
     return 0
 
 
+def _deep_graders() -> int:
+    """Two models' logs of one task (fixtures/inspect_deep_graders/), scored by match() and by an agent judge with no
+    arguments whose grader is called two spans below its scorer span (the scorer span, an `agent` span, a `tool` span,
+    then the model call): model-a's grader role bound to mockllm/strict, model-b's to mockllm/lenient. Only the models
+    the judge called tell the two instruments apart (R35) (`--deep-graders`)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import get_model
+    from inspect_ai.scorer import CORRECT, INCORRECT, Score, Target, accuracy, match, scorer, stderr
+    from inspect_ai.solver import TaskState, generate
+    from inspect_ai.util import span
+
+    @scorer(metrics=[accuracy(), stderr()])
+    def agent_judge():
+        async def score(state: TaskState, target: Target):
+            async with span("judge", type="agent"), span("consult", type="tool"):
+                verdict = await get_model(role="grader").generate(
+                    f"Question: {state.input_text} Answer: {state.output.completion} Key: {target.text}. GRADE?")
+            return Score(value=CORRECT if "GRADE: C" in verdict.completion else INCORRECT)
+        return score
+
+    qs = [("2+2", "4"), ("3+5", "8"), ("France", "Paris"), ("Germany", "Berlin"), ("Peru", "Lima"), ("Japan", "Tokyo")]
+    data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t) for i, (q, t) in enumerate(qs, 1)]
+    wrong = {"model-a": {"3+5", "Peru"}, "model-b": {"France"}}
+    # the grader's verdict depends on the question (a strict grader fails the geography, a lenient one passes all)
+    graders = {"strict": {"2+2": "GRADE: C", "3+5": "GRADE: C", "Question": "GRADE: I"}, "lenient": {"Question": "GRADE: C"}}
+    out_dir = OUT.parent / "inspect_deep_graders"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model, grader in (("model-a", "strict"), ("model-b", "lenient")):
+        name = f"mockllm/{model}"
+        right = {q: ("no idea" if q in wrong[model] else f"It is {t}") for q, t in qs}
+        roles = {"grader": get_model(f"mockllm/{grader}", custom_outputs=_answers(f"mockllm/{grader}", graders[grader],
+                                                                                  (40, 4)))}
+        task = Task(name="deep_graders", dataset=data, solver=generate(), scorer=[match(), agent_judge()])
+        inspect_eval(task, model=get_model(name, custom_outputs=_answers(name, right, (25, 4))), model_roles=roles,
+                     log_dir=str(out_dir), log_format="eval", display="none")
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
     modes = {"--old": _old, "--features": _features, "--retry": _retry, "--grouped": _grouped, "--rescore": _rescore,
              "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
              "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids,
-             "--value-kinds": _value_kinds, "--instruments": _instruments}
+             "--value-kinds": _value_kinds, "--instruments": _instruments, "--deep-graders": _deep_graders}
     for flag, write in modes.items():
         if flag in sys.argv[1:]:
             return write()

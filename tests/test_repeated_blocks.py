@@ -2,15 +2,11 @@
 listed as `unexplained` (the ledger never files an unknown repetition under a kind that is kept)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-spec = importlib.util.spec_from_file_location("repeated_blocks", ROOT / "scripts" / "repeated_blocks.py")
-rb = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(rb)
+from helpers import script_module
+
+rb = script_module("repeated_blocks")
 
 IMPORTS = ["with runs as (", "select * from {{ ref('stg_a') }}", "recomputed as (",
            "select * from {{ ref('int_b') }}", "checks as (", "select", "r.source_file,"]

@@ -47,7 +47,7 @@ def _instrument(path: Path) -> dict:
                 called.setdefault(scorer_of(e["span_id"]), set()).add(e["model"])
     return {"model": ev["model"], "version": ev["task_version"], "epochs": ev["config"]["epochs"], "targets": targets,
             "scorers": {s["name"]: (s["options"], frozenset(called.get(s["name"], ()))) for s in ev["scorers"]},
-            "reducers": {(s["scorer"], s["reducer"]) for s in members["header.json"]["results"]["scores"]}}
+            "reducers": {(s["scorer"], s.get("reducer")) for s in members["header.json"]["results"]["scores"]}}
 
 
 def _logs() -> dict[str, dict]:

@@ -5,7 +5,6 @@ metric is a finding (R28, negative control); a mart that loses the errored sampl
 negative control)."""
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import math
@@ -17,13 +16,11 @@ import pytest
 import zstandard
 
 from evalhouse.cli import main
-from evalhouse.paths import PROJECT_DIR
-from helpers import FIXTURES, built_once, dbt, fresh_db, load_and_build, query, run_results, status_after_planting
+from helpers import (FIXTURES, built_once, dbt, fresh_db, load_and_build, query, run_results, script_module,
+                     status_after_planting)
 
 LOGS = FIXTURES / "inspect"
-_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
-stats_oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(stats_oracle)
+stats_oracle = script_module("stats_oracle")
 SELECT = ["+inspect_metrics", "+inspect_model_pairs", "+int_dq__inspect_r28_stored_metric_disagrees"]
 
 # an epoch reducer as inspect_ai applies it to a sample's scored epochs (value_to_float values)

@@ -30,7 +30,6 @@ table that docs/statistics.md shows.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from dataclasses import dataclass
@@ -41,12 +40,10 @@ import numpy as np
 from scipy import optimize, stats
 from scipy.special import expit, logit
 
-from evalhouse.paths import PROJECT_DIR
+from helpers import script_module
 
 # the interval formulas, written independently of the SQL (the SQL matches them to 1e-9)
-_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = script_module("stats_oracle")
 
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(120)  # probabilists' Hermite: E[f(Z)], Z ~ N(0, 1)
 

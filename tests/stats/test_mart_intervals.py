@@ -5,17 +5,13 @@ Uses the session build of tests/stats/conftest.py (clean fixtures, the marts che
 parents, plus the stats models with their unit tests)."""
 from __future__ import annotations
 
-import importlib.util
 from collections import defaultdict
 
 import pytest
 
-from evalhouse.paths import PROJECT_DIR
-from helpers import normalise_model, query
+from helpers import normalise_model, query, script_module
 
-_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = script_module("stats_oracle")
 
 TOL = 1e-9
 

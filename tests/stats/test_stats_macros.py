@@ -3,7 +3,6 @@ scipy.stats.binomtest, scipy.stats.norm, numpy two-pass, inspect_ai's clustered 
 random cases, executed through DuckDB exactly as dbt compiles them. Agreement: 1e-9."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 
@@ -11,12 +10,9 @@ import duckdb
 import numpy as np
 import pytest
 
-from evalhouse.paths import PROJECT_DIR
-from helpers import compile_parts, query
+from helpers import compile_parts, query, script_module
 
-_spec = importlib.util.spec_from_file_location("stats_oracle", PROJECT_DIR / "scripts" / "stats_oracle.py")
-oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(oracle)
+oracle = script_module("stats_oracle")
 
 TOL = 1e-9
 MDD_COMBOS = [(0.05, 0.8), (0.01, 0.9), (0.1, 0.5), (0.001, 0.95), (0.2, 0.99), (0.05, 0.9)]
