@@ -47,6 +47,10 @@ tokenizer download). What the logs cover (issue 17):
                    grades with the model itself), one sample's target edited (`--instruments`)
   ../inspect_deep_graders/  two models' logs scored by an agent judge whose grader is called two spans below its
                    scorer span, bound to another model in each log (`--deep-graders`)
+  ../inspect_relogged/  one log of eval_set's retry in which re-run samples are written twice under one member name,
+                   the last entry the one inspect_ai reads (`--relogged`)
+  ../inspect_sampleless/  two models' logs of one task, model-a's written with log_samples=False: a header and no
+                   sample record (`--sampleless`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -862,13 +866,83 @@ def _deep_graders() -> int:
     return 0
 
 
+def _relogged() -> int:
+    """One log in which a sample is logged twice under one member name (fixtures/inspect_relogged/): eval_set runs 120
+    samples; the provider fails once on one of them, so the first attempt errors; the retry attempt seeds the same log
+    file, re-runs that sample and appends its new record under the same name. Readers take the last entry of a name
+    (inspect_ai's rule); the run succeeds, and the errored record stays in the archive as dead bytes, since it is under
+    a tenth of the member area, the most inspect_ai leaves uncompacted (`--relogged`)."""
+    import tempfile
+
+    from inspect_ai import Task, eval_set
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import get_model
+    from inspect_ai.scorer import match
+    from inspect_ai.solver import generate
+
+    name = "mockllm/gpt-4.1-mini"
+    questions = {f"Item {i:02d}:": str(2 * i) for i in range(1, 121)}
+    answer = _answers(name, {k: (v if i % 4 else "no idea") for i, (k, v) in enumerate(questions.items())}, (30, 4))
+    flaky = {"Item 03:": 1}
+
+    def out(input, tools, tool_choice, config):
+        prompt = input[-1].text if input else ""
+        for key, left in flaky.items():
+            if key in prompt and left:
+                flaky[key] -= 1
+                raise RuntimeError("simulated transient provider failure")
+        return answer(input, tools, tool_choice, config)
+
+    data = [Sample(id=f"s{i:02d}", input=f"{k} what is {int(v) // 2} doubled? Answer briefly.", target=v)
+            for i, (k, v) in enumerate(questions.items(), 1)]
+    out_dir = OUT.parent / "inspect_relogged"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    out_dir.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        eval_set(Task(name="relogged", dataset=data, solver=generate(), scorer=match()),
+                 model=get_model(name, custom_outputs=out), log_dir=tmp, display="none", retry_attempts=1, retry_wait=0.1,
+                 fail_on_error=True)
+        (log,) = Path(tmp).glob("*.eval")
+        names = [i.filename for i in zipfile.ZipFile(log).infolist()]
+        assert len(names) > len(set(names)), "inspect_ai compacted the log: no member is logged twice"
+        shutil.copyfile(log, out_dir / "relogged.eval")
+    _scrub(out_dir)
+    return 0
+
+
+def _sampleless() -> int:
+    """Two models' logs of one task (fixtures/inspect_sampleless/): model-a's written with log_samples=False, so the
+    log holds its header (results, stats.model_usage) and no sample record; model-b's with its samples
+    (`--sampleless`)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import get_model
+    from inspect_ai.scorer import match
+    from inspect_ai.solver import generate
+
+    keys = {"2+2": "4", "3+5": "8", "France": "Paris", "Peru": "Lima", "Japan": "Tokyo", "Ghana": "Accra"}
+    data = [Sample(id=f"q{i}", input=f"Question about {q}? Answer briefly.", target=t)
+            for i, (q, t) in enumerate(keys.items(), 1)]
+    out_dir = OUT.parent / "inspect_sampleless"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model, log_samples in (("model-a", False), ("model-b", True)):
+        name = f"mockllm/{model}"
+        inspect_eval(Task(name="sampleless", dataset=data, solver=generate(), scorer=match()),
+                     model=get_model(name, custom_outputs=_answers(name, {**keys, "Peru": "Quito"}, (25, 4))),
+                     log_dir=str(out_dir), log_format="eval", display="none", log_samples=log_samples)
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
     modes = {"--old": _old, "--features": _features, "--retry": _retry, "--grouped": _grouped, "--rescore": _rescore,
              "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
              "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids,
-             "--value-kinds": _value_kinds, "--instruments": _instruments, "--deep-graders": _deep_graders}
+             "--value-kinds": _value_kinds, "--instruments": _instruments, "--deep-graders": _deep_graders,
+             "--relogged": _relogged, "--sampleless": _sampleless}
     for flag, write in modes.items():
         if flag in sys.argv[1:]:
             return write()

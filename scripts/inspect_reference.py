@@ -45,6 +45,9 @@ def main(argv: list[str]) -> int:
         except Exception as exc:          # a log inspect's own reader refuses (e.g. a killed run) is not compared
             print(f"skip {rel}: {type(exc).__name__}: {exc}", file=sys.stderr)
             continue
+        if e.empty:                       # not a log (the logs.json / eval-set.json that eval_set writes beside them)
+            print(f"skip {rel}: not an inspect_ai log", file=sys.stderr)
+            continue
         row = e.iloc[0]
         metrics = {c: _plain(row[c]) for c in e.columns
                    if c.startswith("score_") and not c.startswith("score_headline") and _plain(row[c]) is not None}

@@ -35,7 +35,7 @@ class InspectMixin:
             members, errors = [], [("", _too_large("the log", size, self.record_cap))]
         else:
             try:
-                members, errors = json_log_members(data), []
+                members, errors = json_log_members(data)
             except ValueError as exc:
                 members, errors = [], [("", f"not a readable inspect_ai .json log: {exc}")]
         if errors:

@@ -4,6 +4,10 @@ own reader).
 - `.eval`: a ZIP archive. Members are Zstandard-compressed (ZIP method 93) in current inspect_ai, which Python's
   zipfile cannot read, and DEFLATE (8) in older versions; both are read here. A log still being written (status
   "started", or a killed run) has no header.json: its journal and sample members land all the same.
+  A name can stand twice in the archive: inspect_ai appends a sample's new record under the same name when it runs
+  the sample again (eval_set's retry re-running an errored sample in the log it seeds), and reads the last entry of
+  a name, as zipfile does. So does this reader; the earlier entries are dead bytes, which inspect_ai itself drops
+  when it compacts the log.
 - `.json`: one JSON object with `version`, `status`, `eval`, ... and the `samples` list. It is split into the
   members an .eval file would hold: header.json (everything but samples and reductions), one
   samples/<id>_epoch_<n>.json per sample and reductions.json.
@@ -116,7 +120,8 @@ def eval_members(data: bytes, max_bytes: int) -> tuple[list[Member], list[tuple[
         infos = zipfile.ZipFile(__import__("io").BytesIO(data)).infolist()
     except zipfile.BadZipFile as exc:
         return [], [("", f"not a readable .eval archive (a ZIP): {exc}")]
-    for info in infos:
+    last = {info.filename: info for info in infos}        # a name written again: its last entry is the member
+    for info in last.values():
         kind = member_kind(info.filename)
         if kind is None or info.is_dir():
             continue
@@ -136,18 +141,27 @@ def eval_members(data: bytes, max_bytes: int) -> tuple[list[Member], list[tuple[
     return members, errors
 
 
-def json_log_members(data: bytes) -> list[Member]:
-    """A .json log split into the members an .eval archive holds. Raises ValueError when it is not one."""
+def json_log_members(data: bytes) -> tuple[list[Member], list[tuple[str, str]]]:
+    """A .json log split into the members an .eval archive holds and, for each sample that is not a JSON object,
+    (member, reason). Raises ValueError when the document is not an inspect_ai log object."""
     obj = json.loads(data)
     if not isinstance(obj, dict) or "eval" not in obj:
         raise ValueError("not an inspect_ai log object (no `eval`)")
-    samples = obj.get("samples") or []
+    listed = obj.get("samples") or []
+    errors = [] if isinstance(listed, list) else [("samples", f"`samples` is a JSON {type(listed).__name__}, not a list")]
+    samples: dict[str, dict] = {}
+    for i, s in enumerate(listed if isinstance(listed, list) else []):
+        if isinstance(s, dict):
+            # a sample listed twice (its id and epoch): the later record, as for a name written twice in an archive
+            samples[f"samples/{s.get('id')}_epoch_{s.get('epoch')}.json"] = s
+        else:
+            errors.append((f"samples[{i}]", f"samples[{i}] is a JSON {type(s).__name__}, not a sample object"))
     header = {k: v for k, v in obj.items() if k not in ("samples", "reductions")}
     out = [Member("header.json", "header", json.dumps(header))]
-    for s in samples:
-        m = Member(f"samples/{s.get('id')}_epoch_{s.get('epoch')}.json", "sample", json.dumps(s))
+    for name, s in samples.items():
+        m = Member(name, "sample", json.dumps(s))
         _sample_identity(m)
         out.append(m)
     if obj.get("reductions") is not None:
         out.append(Member("reductions.json", "reductions", json.dumps(obj["reductions"])))
-    return out
+    return out, errors

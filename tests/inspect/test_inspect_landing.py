@@ -127,6 +127,32 @@ def test_a_json_log_with_nan_scores_lands(tmp_path):
     assert query(db, "select count(*) from raw.inspect_members where document like '%NaN%'") == [(1,)]
 
 
+def test_a_json_log_lists_each_sample_once_and_a_non_object_is_quarantined(tmp_path):
+    """A .json log that lists a sample twice (its id and epoch) lands the later record, as inspect_ai's .json writer
+    keeps it and its .eval readers read a name written twice; a sample that is not a JSON object, or a `samples` that
+    is not a list, is quarantined with its place and the rest of the log lands (it stopped the whole load before)."""
+    src = next((LOGS / "both_models").glob("*.json"))
+    obj = json.loads(src.read_text())
+    again = json.loads(json.dumps(obj["samples"][0]))
+    again["uuid"] = "the-later-record"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "twice.json").write_text(json.dumps({**obj, "samples": [*obj["samples"], 42, again]}))
+    (logs / "object.json").write_text(json.dumps({**obj, "samples": {"a": obj["samples"][0]}}))
+    db = tmp_path / "w.duckdb"
+    assert _load(logs, db, "--create") == 0
+    twice, bad = str(logs / "twice.json"), str(logs / "object.json")
+    got = query(db, "select member, json_extract_string(document, '$.uuid') from raw.inspect_members "
+                    "where source_file = ? and member_kind = 'sample'", [twice])
+    first = f"samples/{again['id']}_epoch_{again['epoch']}.json"
+    assert len(got) == len(obj["samples"]) and dict(got)[first] == "the-later-record"
+    kinds = {k for (k,) in query(db, "select member_kind from raw.inspect_members where source_file = ?", [bad])}
+    assert "header" in kinds and "sample" not in kinds
+    errors = sorted(query(db, "select regexp_extract(source_file, '[^/]+$'), error from raw.load_errors"))
+    assert errors == [("object.json", "`samples` is a JSON dict, not a list"),
+                      ("twice.json", f"samples[{len(obj['samples'])}] is a JSON int, not a sample object")]
+
+
 def test_an_eval_set_listing_is_ignored_and_the_logs_beside_it_land(tmp_path):
     """inspect_ai's eval_set writes logs.json beside its logs: an object keyed by log file name whose values are
     copies of those logs' headers (its first bytes hold `version`, `status` and `eval` too). It is not a log: it is
