@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R35 is enforced, and render docs/rules_enforcement.md.
+"""Discover how each admissibility rule R01-R36 is enforced, and render docs/rules_enforcement.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml
@@ -67,6 +67,7 @@ RULES: dict[str, str] = {
     "R33": "Grader spend is never counted as the evaluated model's: a role's spend is never agent spend, and per (log, model) no token is counted twice or lost.",
     "R34": "A paired comparison is made once: an inspect_ai arm that an `inspect score` copy repeats (the same runs, the same values) is compared once, so Holm / BH families count only the tests really made.",
     "R35": "inspect_ai logs measured with different instruments are never paired: the same task version, the scorer with the same arguments and the same grader (the models it called), and the same epochs unless the reducer is the mean or pass_at_k, on samples whose targets agree; the pairs held back are findings.",
+    "R36": "An inspect_ai log that ran samples but holds no sample record (written with log_samples=False) is a finding that says its spend is in no cost figure and its metrics are not taken again, with the usage its header states; its spend never silently vanishes.",
 }
 
 RULE_IDS = list(RULES)

@@ -30,6 +30,7 @@
     'int_dq__costs_r27_logged_cost_audit',
     'int_dq__inspect_r28_stored_metric_disagrees',
     'int_dq__inspect_r35_instruments_differ',
+    'int_dq__inspect_r36_samples_not_logged',
 ] -%}
 
 with

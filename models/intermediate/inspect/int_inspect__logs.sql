@@ -43,6 +43,7 @@ select
     l.created_at,
     l.epochs,
     l.score_on_error,
+    l.log_samples,
     l.dataset_samples,
     l.inspect_version,
     l.total_samples_stored,

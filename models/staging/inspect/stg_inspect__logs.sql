@@ -20,6 +20,7 @@ select
     {{ parse_utc_timestamp(json_text('m.document', '$.eval.created')) }} as created_at,
     {{ try_cast_text(json_text('m.document', '$.eval.config.epochs'), 'integer') }} as epochs,
     coalesce({{ try_cast_text(json_text('m.document', '$.eval.config.score_on_error'), 'boolean') }}, false) as score_on_error,
+    coalesce({{ try_cast_text(json_text('m.document', '$.eval.config.log_samples'), 'boolean') }}, true) as log_samples,
     {{ try_cast_text(json_text('m.document', '$.eval.dataset.samples'), 'integer') }} as dataset_samples,
     {{ json_text('m.document', '$.eval.packages.inspect_ai') }} as inspect_version,
     {{ try_cast_text(json_text('m.document', '$.results.total_samples'), 'integer') }} as total_samples_stored,
