@@ -100,6 +100,7 @@ inspect-fixtures: $(STAMP)
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py --deep-graders
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py --relogged
 	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py --sampleless
+	.venv-inspect/bin/python scripts/gen_inspect_fixtures.py --agentic
 	.venv-inspect/bin/python scripts/inspect_reference.py fixtures/inspect fixtures/inspect_reference.json
 	test -x .venv-inspect-old/bin/python || $(PYTHON) -m venv .venv-inspect-old
 	$(BIN)/uv pip install --quiet --python .venv-inspect-old/bin/python "inspect_ai==0.3.90"

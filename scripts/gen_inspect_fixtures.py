@@ -51,6 +51,8 @@ tokenizer download). What the logs cover (issue 17):
                    the last entry the one inspect_ai reads (`--relogged`)
   ../inspect_sampleless/  two models' logs of one task, model-a's written with log_samples=False: a header and no
                    sample record (`--sampleless`)
+  ../inspect_agentic/  two models' logs of a react() agent that calls bash in the local sandbox and submits, scored by
+                   includes() and model_graded_fact() with a grader role (`--agentic`)
 
     make inspect-fixtures      # throw-away venvs with inspect_ai 0.3.285 and 0.3.90, then this script in each
 
@@ -935,6 +937,61 @@ def _sampleless() -> int:
     return 0
 
 
+def _agentic() -> int:
+    """Two models' logs of one agentic task (fixtures/inspect_agentic/): a react() agent with bash() and think() in
+    inspect_ai's local sandbox calls bash, then submits; scored by includes() and by model_graded_fact(), whose
+    grader role is bound to mockllm/grader. model-a submits the right answer on 4 of 6 samples, model-b on 5
+    (`--agentic`)."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.agent import react
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.scorer import includes, model_graded_fact
+    from inspect_ai.tool import bash, think
+
+    answers = {f"t{i}": str(6 * i) for i in range(1, 7)}
+    wrong = {"model-a": {"t2", "t5"}, "model-b": {"t5"}}
+
+    def agent(model: str):
+        name = f"mockllm/{model}"
+        turns: dict[str, int] = {}
+
+        def out(input, tools, tool_choice, config):
+            task = next(k for k in answers if f"Task {k}:" in " ".join(m.text for m in input))
+            turn = turns[task] = turns.get(task, 0) + 1
+            if turn == 1:
+                o = ModelOutput.for_tool_call(model=name, tool_name="bash", tool_arguments={"cmd": f"echo {answers[task]}"})
+            else:
+                said = "no idea" if task in wrong[model] else answers[task]
+                o = ModelOutput.for_tool_call(model=name, tool_name="submit", tool_arguments={"answer": said})
+            o.usage = ModelUsage(input_tokens=60 + 20 * turn, output_tokens=8, total_tokens=68 + 20 * turn,
+                                 input_tokens_cache_read=30, reasoning_tokens=2)
+            return o
+        return get_model(name, custom_outputs=out)
+
+    def grade(input, tools, tool_choice, config):          # C when the expert answer is in the submission
+        prompt = input[-1].text
+        expert = prompt.split("[Expert]: ", 1)[1].split("\n", 1)[0]
+        submission = prompt.split("[Submission]: ", 1)[1].split("\n***", 1)[0]
+        o = ModelOutput.from_content(model="mockllm/grader", content="GRADE: C" if expert in submission else "GRADE: I")
+        o.usage = ModelUsage(input_tokens=90, output_tokens=5, total_tokens=95)
+        return o
+
+    grader = get_model("mockllm/grader", custom_outputs=grade)
+    data = [Sample(id=k, input=f"Task {k}: use bash to print {int(v) // 6} times six, then submit it.", target=v)
+            for k, v in answers.items()]
+    out_dir = OUT.parent / "inspect_agentic"
+    shutil.rmtree(out_dir, ignore_errors=True)
+    for model in ("model-a", "model-b"):
+        inspect_eval(Task(name="agentic", dataset=data, solver=react(tools=[bash(), think()]),
+                          scorer=[includes(), model_graded_fact()], sandbox="local"),
+                     model=agent(model), model_roles={"grader": grader}, log_dir=str(out_dir), log_format="eval",
+                     display="none", message_limit=20)
+    _scrub(out_dir)
+    return 0
+
+
 def main() -> int:
     import inspect_ai
 
@@ -942,7 +999,8 @@ def main() -> int:
              "--scales": _scales, "--epoch-errors": _epoch_errors, "--group-keys": _group_keys,
              "--metric-kinds": _metric_kinds, "--cluster-ids": _cluster_ids,
              "--value-kinds": _value_kinds, "--instruments": _instruments, "--deep-graders": _deep_graders,
-             "--relogged": _relogged, "--sampleless": _sampleless}
+             "--relogged": _relogged, "--sampleless": _sampleless,
+             "--agentic": _agentic}
     for flag, write in modes.items():
         if flag in sys.argv[1:]:
             return write()
