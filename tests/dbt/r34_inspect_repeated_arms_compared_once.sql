@@ -3,7 +3,8 @@
   of one score, scorer and reducer) that another compared arm repeats, run for run and value for value (an
   `inspect score` copy keeps the log's runs, the same sample uuids, and with action append their scores), is
   the same arm: two compared arms of one family that are repeats of each other count one test twice in Holm / BH.
-  Each row is such a pair of compared arms. Runs here are per epoch (int_inspect__sample_executions).
+  Each row is such a pair of compared arms. Runs here are per epoch (int_inspect__sample_executions); a value is
+  the one compared, the sample's value with its unscored epochs counted 0 (value_errors_as_incorrect).
 -#}
 {%- set arm = ['source_file', 'score_name', 'scorer', 'reducer'] %}
 
@@ -32,7 +33,7 @@ runs as (
         v.sample_id,
         e.epoch,
         e.run_unit_key,
-        v.value,
+        v.value_errors_as_incorrect as value,
         count(*) over (partition by c.source_file, c.score_name, c.scorer, c.reducer) as n_runs
     from compared as c
     inner join {{ ref('int_inspect__sample_values') }} as v

@@ -16,7 +16,7 @@ FAMILY_DIRS = [
     *[f"inspect/{p.name}" for p in sorted((FIXTURES / "inspect").iterdir()) if p.is_dir()], "inspect_retry", "inspect_rescore",
     "inspect_grouped", "inspect_scales", "inspect_epoch_errors", "inspect_group_keys",
     "inspect_metric_kinds", "inspect_cluster_ids", "inspect_value_kinds",
-    "inspect_nonfinite", "inspect_instruments", "inspect_deep_graders",
+    "inspect_nonfinite", "inspect_instruments", "inspect_deep_graders", "inspect_relogged", "inspect_agentic",
 ]
 
 

@@ -32,13 +32,15 @@ with logs as (
 ),
 
 -- the run behind each (log, sample): the first record of its first epoch's run (a copy of a log names the
--- original's; a sample without a uuid is a run of its own)
+-- original's; a sample without a uuid is a run of its own); and its target, where every epoch states the same one
+-- (a record without a target counts as another): a sample whose epochs disagree is no item to pair
 sample_runs as (
     select
         e.source_file,
         e.sample_id,
         min(e.run_unit_key) as run_key,
-        min(e.target) as target
+        min(e.target) as target,
+        count(distinct e.target) + max(case when e.target is null then 1 else 0 end) = 1 as has_one_target
     from {{ ref('int_inspect__sample_executions') }} as e
     group by e.source_file, e.sample_id
 ),
@@ -65,6 +67,7 @@ scored as (
         l.log_order,
         r.run_key,
         r.target,
+        r.has_one_target,
         count(*) over (partition by {{ qualified('v', arm) }}, v.reducer) as n_arm_samples
     from {{ ref('int_inspect__sample_values') }} as v
     inner join logs as l on v.source_file = l.source_file
@@ -127,6 +130,7 @@ pairs as (
             -- item: a sample whose target differs is not paired, so the comparison fails R30's identical sample sets
             and {{ inspect_same_instrument('a', 'b') }}
             and a.target is not distinct from b.target
+            and a.has_one_target and b.has_one_target
 ),
 
 -- one row per cluster of samples (a sample, or the samples sharing the declared cluster metadata value)
