@@ -1,6 +1,6 @@
 -- R14: the rate-card row used is the one in force at the record's timestamp (model, [effective_from,
 -- effective_to), UTC time-of-day window); a correction starts from the superseded row in force at that
--- timestamp; and a record with token counts whose model has a row in force is priced.
+-- timestamp; and a record with token counts (none below 0) whose model has a row in force is priced.
 with c as (
     select
         f.*,
@@ -61,7 +61,8 @@ inner join rates as r
         and (r.tod_start_utc is null or (c.t >= r.tod_start_utc and c.t < r.tod_end_utc))
 where
     not c.is_priced
-    and c.uncached_input_tokens is not null
-    and c.cache_read_tokens is not null
-    and c.cache_write_tokens is not null
-    and c.output_tokens is not null
+    -- every token count known and none below 0 (a count below 0 is no count: it prices nothing)
+    and c.uncached_input_tokens >= 0
+    and c.cache_read_tokens >= 0
+    and c.cache_write_tokens >= 0
+    and c.output_tokens >= 0

@@ -94,6 +94,18 @@ matched as (
         on nm.model = km.model
 ),
 
+-- a token count below 0 (as logged, or an input less the cache reads counted in it) is no count: it never prices a
+-- record (unpriced_reason 'invalid_token_counts'), so no cost is below 0
+checked as (
+    select
+        m.*,
+        coalesce(
+            m.uncached_input_tokens < 0 or m.cache_read_tokens < 0 or m.cache_write_tokens < 0 or m.output_tokens < 0,
+            false
+        ) as has_negative_tokens
+    from matched as m
+),
+
 priced as (
     select
         m.*,
@@ -104,13 +116,16 @@ priced as (
         -- a logged cost below 0 (or not finite) is no cost: it never prices a record (unpriced_reason
         -- 'invalid_logged_cost'); NaN sorts above every number on both engines, so the bound excludes it
         coalesce(m.cost_usd_logged >= 0 and m.cost_usd_logged < 1e300, false) as has_valid_logged_cost,
-        (
-            m.uncached_input_tokens * m.input_usd_per_mtok
-            + m.cache_read_tokens * m.cache_read_usd_per_mtok
-            + m.cache_write_tokens * m.cache_write_usd_per_mtok
-            + m.output_tokens * m.output_usd_per_mtok
-        ) / 1e6 as token_cost_usd
-    from matched as m
+        case
+            when not m.has_negative_tokens
+                then (
+                    m.uncached_input_tokens * m.input_usd_per_mtok
+                    + m.cache_read_tokens * m.cache_read_usd_per_mtok
+                    + m.cache_write_tokens * m.cache_write_usd_per_mtok
+                    + m.output_tokens * m.output_usd_per_mtok
+                ) / 1e6
+        end as token_cost_usd
+    from checked as m
 ),
 
 methods as (
@@ -198,6 +213,7 @@ select
         when mt.has_no_tokens and mt.cost_usd_logged is not null and not mt.has_valid_logged_cost
             then 'invalid_logged_cost'
         when mt.has_no_tokens then 'no_token_counts'
+        when mt.has_negative_tokens then 'invalid_token_counts'
         when mt.rate_id is null then 'no_rate_in_force'
         else 'incomplete_token_counts'
     end as unpriced_reason,
