@@ -32,12 +32,10 @@ REDUCERS = {
 }
 
 
-def _members(path: Path) -> dict[str, dict]:
-    """The log's JSON members, read here without the loader (zstd by hand, DEFLATE by zipfile)."""
-    if path.suffix == ".json":
-        obj = json.loads(path.read_text())
-        return {"header.json": obj, **{f"samples/{s['id']}_epoch_{s['epoch']}.json": s for s in obj["samples"]}}
-    data, out = path.read_bytes(), {}
+def _entries(path: Path) -> list[tuple[str, dict]]:
+    """Every entry of an .eval archive as (name, JSON), in the archive's order, read here without the loader (zstd by
+    hand, DEFLATE by zipfile). A name written twice is two entries."""
+    data, out = path.read_bytes(), []
     for info in zipfile.ZipFile(path).infolist():
         if info.compress_type == 93:
             s = info.header_offset
@@ -45,8 +43,17 @@ def _members(path: Path) -> dict[str, dict]:
             raw = zstandard.ZstdDecompressor().decompress(data[body:body + info.compress_size], max_output_size=info.file_size)
         else:
             raw = zipfile.ZipFile(io.BytesIO(data)).read(info)
-        out[info.filename] = json.loads(raw)
+        out.append((info.filename, json.loads(raw)))
     return out
+
+
+def _members(path: Path) -> dict[str, dict]:
+    """The log's JSON members, read here without the loader; of a name written twice, the last entry (as inspect_ai
+    reads it)."""
+    if path.suffix == ".json":
+        obj = json.loads(path.read_text())
+        return {"header.json": obj, **{f"samples/{s['id']}_epoch_{s['epoch']}.json": s for s in obj["samples"]}}
+    return dict(_entries(path))
 
 
 def _to_float(v) -> float | None:

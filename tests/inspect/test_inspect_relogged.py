@@ -5,14 +5,12 @@ the build stops on the members' grain test, and its errored record counts agains
 are read from the log here, without the loader: the last entry of each name, and the metrics inspect_ai stored."""
 from __future__ import annotations
 
-import json
 import zipfile
 
 import pytest
 
-from evalhouse.loader.inspect_logs import _decompress
 from helpers import FIXTURES, built_once, query
-from test_inspect_metrics import _members
+from test_inspect_metrics import _entries, _members
 
 LOG = FIXTURES / "inspect_relogged" / "relogged.eval"
 SELECT = ["+fct_inspect_samples", "+inspect_metrics"]
@@ -24,10 +22,9 @@ def _names() -> list[str]:
     return [i.filename for i in zipfile.ZipFile(LOG).infolist()]
 
 
-def _entries(name: str) -> list[dict]:
+def _entries_of(name: str) -> list[dict]:
     """Every entry of `name` in the archive, in the order the archive lists them."""
-    data = LOG.read_bytes()
-    return [json.loads(_decompress(data, i, 1 << 30)) for i in zipfile.ZipFile(LOG).infolist() if i.filename == name]
+    return [doc for n, doc in _entries(LOG) if n == name]
 
 
 def test_the_fixture_logs_samples_twice_and_the_last_record_is_the_run_that_counts():
@@ -35,7 +32,7 @@ def test_the_fixture_logs_samples_twice_and_the_last_record_is_the_run_that_coun
     twice = {n for n in names if names.count(n) > 1}
     assert twice and all(n.startswith("samples/") for n in twice)
     for name in twice:
-        first, last = _entries(name)
+        first, last = _entries_of(name)
         assert first["error"] and not last.get("error") and last["scores"]       # errored, then run again and scored
         assert first["uuid"] != last["uuid"]
     header = _members(LOG)["header.json"]
@@ -52,7 +49,7 @@ def test_each_member_lands_once_as_its_last_entry(built):
     got = dict(rows)
     assert len(rows) == len(samples) and set(got) == samples
     assert {n: got[n] for n in samples if names.count(n) > 1} == \
-        {n: _entries(n)[-1]["uuid"] for n in samples if names.count(n) > 1}
+        {n: _entries_of(n)[-1]["uuid"] for n in samples if names.count(n) > 1}
 
 
 def test_the_samples_and_metrics_are_inspect_ais_reading(built):
