@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R36 is enforced, and render docs/rules_enforcement.md.
+"""Discover how each admissibility rule R01-R38 is enforced, and render docs/rules_enforcement.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml
@@ -68,6 +68,8 @@ RULES: dict[str, str] = {
     "R34": "A paired comparison is made once: an inspect_ai arm that an `inspect score` copy repeats (the same runs, the same values) is compared once, so Holm / BH families count only the tests really made.",
     "R35": "inspect_ai logs measured with different instruments are never paired: the same task version, the scorer with the same arguments and the same grader (the models it called), and the same epochs unless the reducer is the mean or pass_at_k, on samples whose targets agree; the pairs held back are findings.",
     "R36": "An inspect_ai log that ran samples but holds no sample record (written with log_samples=False) is a finding that says its spend is in no cost figure and its metrics are not taken again, with the usage its header states; its spend never silently vanishes.",
+    "R37": "A coder-eval replicate counts as a failure only with a verdict: a task.json that says FAILURE but holds no criterion result (a replicate interrupted before grading) is counted as not graded, out of every pass rate, and is a finding that says how to measure it.",
+    "R38": "A coder-eval run is what its run.json lists: a task.json its run.json does not list (left by an earlier run into the same --run-dir) is no replicate of the run, is counted in no rate, and is a finding.",
 }
 
 RULE_IDS = list(RULES)

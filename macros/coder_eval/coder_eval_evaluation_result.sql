@@ -42,6 +42,9 @@ select
     case
         -- a synthetic row (BUILD_FAILED, load failure) has environment_info {}: the key's absence is no evidence
         when cast({{ json_fragment('d.document', '$.environment_info') }} as {{ dbt.type_string() }}) = '{}' then null
+        -- the orchestrator writes the marker with the routing keys once setup has finished: a record that ended
+        -- before that (interrupted, or a sandbox that failed to start) has neither, and is no evidence either
+        when not {{ json_has('d.document', '$.environment_info.api_routing') }} then null
         when not {{ json_has('d.document', '$.environment_info.system_prompt_semantics') }} then 'pre_append'
         when {{ json_text('d.document', '$.environment_info.system_prompt_semantics') }} in ('append', 'replace', 'unknown')
             then {{ json_text('d.document', '$.environment_info.system_prompt_semantics') }}

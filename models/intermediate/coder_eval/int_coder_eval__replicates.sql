@@ -1,8 +1,9 @@
 {#-
-  One row per (run, variant, task, replicate): the task.json record when it exists, else the run.json
-  task_results row (a replicate whose task.json is missing), its status category from the
-  final_status_categories seed and its model id normalised (model_aliases). task.execute.json is never
-  read (R19). fct_coder_eval_replicates is this model under a contract.
+  One row per (run, variant, task, replicate) that run.json lists: the task.json record when it exists, else the
+  run.json task_results row (a replicate whose task.json is missing), its status category from the
+  final_status_categories seed (a FAILURE without any criterion result as NOT_GRADED, R37) and its model
+  id normalised (model_aliases). task.execute.json is never read (R19). fct_coder_eval_replicates is this
+  model under a contract.
 -#}
 with tasks as (select * from {{ ref('stg_coder_eval__tasks') }}),
 
@@ -12,6 +13,19 @@ turns as (select * from {{ ref('int_coder_eval__replicate_turn_rollups') }}),
 
 judges as (select * from {{ ref('int_coder_eval__replicate_judge_costs') }}),
 
+-- a run's replicates are the ones its run.json lists: a task.json it does not list was left in the run directory by
+-- an earlier run into the same --run-dir (coder-eval never clears it), and is an R38 finding instead
+listed_tasks as (
+    select t.*
+    from tasks as t
+    where exists (
+            select 1
+            from run_rows as r
+            where
+                {{ coder_eval_same_replicate('t', 'r') }}
+        )
+),
+
 -- the regime of a variant, when all its task.json replicates that carry evidence agree
 variant_regimes as (
     select
@@ -19,7 +33,7 @@ variant_regimes as (
         variant_id,
         min(system_prompt_regime) as system_prompt_regime,
         count(distinct system_prompt_regime) as n_regimes
-    from tasks
+    from listed_tasks
     where system_prompt_regime is not null
     group by run_dir, variant_id
 ),
@@ -35,6 +49,11 @@ from_task_json as (
         t.replicate_index,
         'task_json' as record_source,
         t.final_status,
+        -- coder-eval's placeholder status: a replicate cancelled mid-setup is written as FAILURE with no criterion
+        -- checked (orchestrator.py initialises final_status to FAILURE and finalises it on cancellation); R37
+        (
+            t.final_status = 'FAILURE' and t.n_success_criteria = 0 and t.n_post_failure_criteria = 0
+        ) as is_failure_without_verdict,
         t.weighted_score,
         t.duration_seconds,
         t.iteration_count,
@@ -67,7 +86,7 @@ from_task_json as (
         t.source_file,
         t.load_id,
         t.document_sha256
-    from tasks as t
+    from listed_tasks as t
     left join turns as tu
         on
             {{ coder_eval_same_replicate('t', 'tu') }}
@@ -90,6 +109,7 @@ from_run_json as (
         r.replicate_index,
         'run_json_row' as record_source,
         r.final_status,
+        false as is_failure_without_verdict,
         r.weighted_score,
         r.duration_seconds,
         r.iteration_count,
@@ -149,8 +169,9 @@ replicates as (
     left join variant_regimes as vr
         on
             {{ same_keys('u', 'vr', ['run_dir', 'variant_id']) }}
+    -- a FAILURE without a verdict is categorised as the seed's NOT_GRADED: it measured nothing (R37)
     left join {{ ref('final_status_categories') }} as s
-        on u.final_status = s.final_status
+        on case when u.is_failure_without_verdict then 'NOT_GRADED' else u.final_status end = s.final_status
 ),
 
 -- one model key everywhere: the rate card's id (model_aliases seed), the logged spelling beside it
@@ -177,6 +198,7 @@ select
     replicate_index,
     record_source,
     final_status,
+    is_failure_without_verdict,
     status_category,
     is_execution_fact,
     worst_of_priority,

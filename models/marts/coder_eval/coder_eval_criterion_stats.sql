@@ -11,9 +11,7 @@
 -#}
 {%- set stratum = ['run_id', 'run_dir', 'variant_id', 'result_phase', 'criterion_type'] %}
 
-with results as (select * from {{ ref('stg_coder_eval__criterion_results') }}),
-
-replicates as (
+with replicates as (
     select
         run_dir,
         variant_id,
@@ -21,6 +19,18 @@ replicates as (
         replicate_index,
         started_at
     from {{ ref('int_coder_eval__replicates') }}
+),
+
+-- the results of the run's replicates: a task.json its run.json does not list is no replicate of it (R38)
+results as (
+    select r.*
+    from {{ ref('stg_coder_eval__criterion_results') }} as r
+    where exists (
+            select 1
+            from replicates as p
+            where
+                {{ coder_eval_same_replicate('r', 'p') }}
+        )
 ),
 
 -- one row per (stratum, task) = one cluster of the clustered SEs
