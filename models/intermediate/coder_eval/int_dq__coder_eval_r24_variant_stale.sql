@@ -2,7 +2,8 @@
 -- replicate rows say NOW at every grain (stale after a detached grade, or an older writer's
 -- formula). They are flagged here and in coder_eval_variant_rates.variant_json_is_stale, never preferred.
 -- One row per document; detail lists every stale VariantAggregate field, experiment
--- VariantResult and per_replicate_scores list.
+-- VariantResult and per_replicate_scores list. The values evalhouse recomputes are printed to 12 decimals: a sum's
+-- last binary digit depends on the order the engine adds in (DuckDB and Spark differ there).
 with aggregate_fields as (
     select
         c.source_file,
@@ -14,8 +15,8 @@ with aggregate_fields as (
                 when not c.has_replicates then ' but no replicate rows exist for this variant'
                 else concat(
                         ' is stale: the replicate rows now give ',
-                        coalesce({{ number_text('c.task_grain_value') }}, 'null'), ' at task grain and ',
-                        coalesce({{ number_text('c.replicate_grain_value') }}, 'null'), ' at replicate grain'
+                        coalesce({{ number_text('c.task_grain_value', 12) }}, 'null'), ' at task grain and ',
+                        coalesce({{ number_text('c.replicate_grain_value', 12) }}, 'null'), ' at replicate grain'
                     )
             end
         ) as detail
@@ -35,7 +36,7 @@ variant_results as (
                 when not e.has_replicates then ' but no replicate rows exist for this task'
                 else concat(
                         ' is stale: the replicates now fold to ', coalesce(e.final_status_recomputed, 'null'),
-                        ', ', coalesce({{ number_text('e.weighted_score_recomputed') }}, 'null')
+                        ', ', coalesce({{ number_text('e.weighted_score_recomputed', 12) }}, 'null')
                     )
             end
         ) as detail
