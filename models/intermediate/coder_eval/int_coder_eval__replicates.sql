@@ -49,8 +49,8 @@ from_task_json as (
         t.replicate_index,
         'task_json' as record_source,
         t.final_status,
-        -- coder-eval's placeholder status: a replicate cancelled mid-setup is written as FAILURE with no criterion
-        -- checked (orchestrator.py initialises final_status to FAILURE and finalises it on cancellation); R37
+        -- coder-eval's placeholder status: a replicate cancelled during setup or grading is written as FAILURE with no
+        -- criterion result (orchestrator.py initialises final_status to FAILURE and finalises it on cancellation); R37
         (
             t.final_status = 'FAILURE' and t.n_success_criteria = 0 and t.n_post_failure_criteria = 0
         ) as is_failure_without_verdict,

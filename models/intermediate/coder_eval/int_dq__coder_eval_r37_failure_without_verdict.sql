@@ -1,8 +1,8 @@
 {#-
   R37 (what task.json claims): one row per replicate whose task.json says FAILURE but holds no criterion result,
-  so no check ran and there is no verdict. coder-eval writes this record for a replicate cancelled before grading
-  (an interrupted run; `coder-eval run --resume` then counts it as finished). evalhouse counts it as not graded
-  (int_coder_eval__replicates); run.json and variant.json count it as a failure.
+  so no check ran and there is no verdict. coder-eval writes this record for a replicate cancelled before its result
+  was final, during setup or grading (an interrupted run; `coder-eval run --resume` then counts it as finished).
+  evalhouse counts it as not graded (int_coder_eval__replicates); run.json and variant.json count it as a failure.
 -#}
 with replicates as (select * from {{ ref('int_coder_eval__replicates') }})
 
