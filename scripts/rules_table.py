@@ -1,4 +1,4 @@
-"""Discover how each admissibility rule R01-R38 is enforced, and render docs/rules_enforcement.md.
+"""Discover how each admissibility rule R01-R39 is enforced, and render docs/rules_enforcement.md.
 
 Plain file parsing (no dbt run, no manifest): fast and independent of whether the project parses.
 - dbt tests: singular tests tests/dbt/**/r<NN>_*.sql, whose description / config live in a yml
@@ -70,6 +70,7 @@ RULES: dict[str, str] = {
     "R36": "An inspect_ai log that ran samples but holds no sample record (written with log_samples=False) is a finding that says its spend is in no cost figure and its metrics are not taken again, with the usage its header states; its spend never silently vanishes.",
     "R37": "A coder-eval replicate counts as a failure only with a verdict: a task.json that says FAILURE but holds no criterion result (a replicate interrupted before grading) is counted as not graded, out of every pass rate, and is a finding that says how to measure it.",
     "R38": "A coder-eval run is what its run.json lists: a task.json its run.json does not list (left by an earlier run into the same --run-dir) is no replicate of the run, is counted in no rate, and is a finding.",
+    "R39": "A coder-eval task is graded by one instrument in a run: a task whose replicates were graded by different success criteria (one regraded by another task file with coder-eval evaluate) is flagged on every replicate and is a finding for each of its records.",
 }
 
 RULE_IDS = list(RULES)

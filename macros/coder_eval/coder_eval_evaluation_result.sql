@@ -59,6 +59,8 @@ select
     {{ json_fragment('d.document', '$.sdk_options') }} as sdk_options_json,
     {{ json_text('d.document', '$.sandbox_path') }} as sandbox_path,
     {{ json_text('d.document', '$.task_config.source_file') }} as task_config_source_file,
+    cast({{ json_fragment('d.document', '$.task_config.resolved.success_criteria') }} as {{ dbt.type_string() }})
+        as success_criteria_json,
     {{ coder_eval_typed('d.document', '$.task_config.resolved.run_limits.expected_turns', 'integer') }} as expected_turns,
     {{ coder_eval_token_usage_columns('d.document', '$.total_token_usage', 'total_') }},
     {{ coder_eval_typed('d.document', '$.total_assistant_turns', 'integer') }} as total_assistant_turns,

@@ -29,6 +29,7 @@
     'int_dq__coder_eval_run_name_collisions',
     'int_dq__coder_eval_r37_failure_without_verdict',
     'int_dq__coder_eval_r38_replicate_not_in_run_json',
+    'int_dq__coder_eval_r39_criteria_differ',
     'int_dq__costs_r27_logged_cost_audit',
     'int_dq__inspect_r28_stored_metric_disagrees',
     'int_dq__inspect_r35_instruments_differ',

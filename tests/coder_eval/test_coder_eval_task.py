@@ -31,7 +31,8 @@ TESTS = "tag:coder_eval_task final_status_categories r19_coder_eval_task_execute
 
 WARN_TESTS = ["r15_coder_eval_stored_counts_consistent", "r15_coder_eval_report_counts_partition", "r16_coder_eval_stored_pass_rate_matches",
               "r22_coder_eval_turn_tokens_match_messages", "r23_coder_eval_stored_total_cost_matches",
-              "r37_coder_eval_failures_have_a_verdict", "r38_coder_eval_replicates_are_the_runs"]
+              "r37_coder_eval_failures_have_a_verdict", "r38_coder_eval_replicates_are_the_runs",
+              "r39_coder_eval_tasks_graded_by_one_instrument"]
 ERROR_TESTS = ["r15_coder_eval_recomputed_counts_partition", "r16_coder_eval_pass_rate_formula", "r18_coder_eval_status_known",
                "r18_coder_eval_seed_categories", "r18_coder_eval_replicate_status_category_known",
                "r19_coder_eval_task_execute_not_downstream", "r19_coder_eval_replicates_not_from_snapshot",

@@ -1,8 +1,9 @@
 {#-
   One row per (run, variant, task, replicate) that run.json lists: the task.json record when it exists, else the
   run.json task_results row (a replicate whose task.json is missing), its status category from the
-  final_status_categories seed (a FAILURE without any criterion result as NOT_GRADED, R37) and its model
-  id normalised (model_aliases). task.execute.json is never read (R19). fct_coder_eval_replicates is this
+  final_status_categories seed (a FAILURE without any criterion result as NOT_GRADED, R37), its model
+  id normalised (model_aliases), and whether its task was graded by more than one set of criteria in the run (R39).
+  task.execute.json is never read (R19). fct_coder_eval_replicates is this
   model under a contract.
 -#}
 with tasks as (select * from {{ ref('stg_coder_eval__tasks') }}),
@@ -24,6 +25,18 @@ listed_tasks as (
             where
                 {{ coder_eval_same_replicate('t', 'r') }}
         )
+),
+
+-- the criteria a task was graded by in the run: coder-eval gives every variant and replicate of a task the same list;
+-- `coder-eval evaluate <task file> <replicate dir>` regrades one replicate by another file's (R39)
+task_criteria_sets as (
+    select
+        run_dir,
+        task_id,
+        count(distinct success_criteria_json) as n_criteria_sets
+    from listed_tasks
+    where success_criteria_json is not null
+    group by run_dir, task_id
 ),
 
 -- the regime of a variant, when all its task.json replicates that carry evidence agree
@@ -162,6 +175,7 @@ replicates as (
             u.system_prompt_regime, case when vr.n_regimes = 1 then vr.system_prompt_regime end
         ) as system_prompt_regime,
         u.system_prompt_regime is null as is_system_prompt_regime_inferred,
+        coalesce(cs.n_criteria_sets > 1, false) as is_task_criteria_mixed,
         s.status_category,
         s.is_execution_fact,
         s.worst_of_priority
@@ -169,6 +183,9 @@ replicates as (
     left join variant_regimes as vr
         on
             {{ same_keys('u', 'vr', ['run_dir', 'variant_id']) }}
+    left join task_criteria_sets as cs
+        on
+            {{ same_keys('u', 'cs', ['run_dir', 'task_id']) }}
     -- a FAILURE without a verdict is categorised as the seed's NOT_GRADED: it measured nothing (R37)
     left join {{ ref('final_status_categories') }} as s
         on case when u.is_failure_without_verdict then 'NOT_GRADED' else u.final_status end = s.final_status
@@ -199,6 +216,7 @@ select
     record_source,
     final_status,
     is_failure_without_verdict,
+    is_task_criteria_mixed,
     status_category,
     is_execution_fact,
     worst_of_priority,

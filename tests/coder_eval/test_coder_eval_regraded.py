@@ -1,0 +1,82 @@
+"""A coder-eval run executed without grading and graded afterwards (fixtures/coder_eval_regraded/, written by
+coder-eval 0.12.16's CLI): `coder-eval execute`, then `coder-eval evaluate <replicate dir>` for each replicate with its
+recorded config, then `coder-eval evaluate edited/coin70.yaml <replicate dir>` for two coin70 replicates, with a task
+file that adds a third criterion. coder-eval refreshed run.json each time, so run.json pools coin70's two sets of
+criteria; variant.json and experiment.json stay as `execute` wrote them (R24 says so).
+
+Before R39 nothing said that coin70's rate pooled two instruments. The expected facts are read from the task.json
+files here, without the loader."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from helpers import FIXTURES, built_once, query, run_results
+
+RUN = FIXTURES / "coder_eval_regraded"
+SELECT = ["+coder_eval_variant_rates", "+coder_eval_run_summaries", "+fct_coder_eval_replicates",
+          "+int_dq__coder_eval_r39_criteria_differ", "+data_quality_findings"]
+
+built = built_once(RUN, SELECT, "coder_eval_regraded")
+
+
+def _replicates() -> dict[Path, dict]:
+    return {p: json.loads(p.read_text()) for p in sorted(RUN.glob("*/*/[0-9][0-9]/task.json"))}
+
+
+def _criteria(doc: dict) -> str:
+    return json.dumps(doc["task_config"]["resolved"]["success_criteria"], sort_keys=True)
+
+
+def _mixed_tasks() -> set[str]:
+    sets: dict[str, set[str]] = {}
+    for doc in _replicates().values():
+        sets.setdefault(doc["task_id"], set()).add(_criteria(doc))
+    return {task for task, found in sets.items() if len(found) > 1}
+
+
+def test_the_fixture_grades_one_task_by_two_sets_of_criteria():
+    docs = _replicates()
+    assert len(docs) == 12 and _mixed_tasks() == {"coin70"}
+    by_file = Counter((d["task_id"], d["task_config"]["source_file"]) for d in docs.values())
+    assert by_file[("coin70", "edited/coin70.yaml")] == 2 and by_file[("coin70", "tasks/coin70.yaml")] == 4
+    # run.json was refreshed by every regrade: its counts pool both sets, as evalhouse's recomputation does
+    run = json.loads((RUN / "run.json").read_text())
+    assert run["tasks_graded"] == 12 and run["tasks_not_graded"] == 0
+    assert all((p.parent / "task.execute.json").exists() for p in docs)
+
+
+def test_r39_negative_control_a_task_graded_by_two_sets_of_criteria_is_a_finding(built):
+    db, tmp = built
+    assert run_results(tmp / "target")["r39_coder_eval_tasks_graded_by_one_instrument"]["status"] == "warn"
+    expected = sorted(str(p) for p, d in _replicates().items() if d["task_id"] in _mixed_tasks())
+    rows = query(db, "select source_file, detail from intermediate.int_dq__coder_eval_r39_criteria_differ "
+                     "order by source_file")
+    assert [f for f, _ in rows] == expected
+    edited = {str(p) for p, d in _replicates().items() if d["task_config"]["source_file"] == "edited/coin70.yaml"}
+    for f, detail in rows:
+        if f in edited:
+            assert "graded by 3 success criteria" in detail and "edited/coin70.yaml" in detail
+            assert "shared by 2 of the task's 6 records" in detail
+        else:
+            assert "graded by 2 success criteria" in detail and "shared by 4 of the task's 6 records" in detail
+        assert "coder-eval evaluate" in detail
+    assert query(db, "select count(*) from marts.data_quality_findings where rule_id = 'R39'") == [(6,)]
+
+
+def test_every_replicate_of_the_mixed_task_is_flagged_and_no_other(built):
+    db, _ = built
+    rows = query(db, "select task_id, bool_and(is_task_criteria_mixed), bool_or(is_task_criteria_mixed), count(*) "
+                     "from marts.fct_coder_eval_replicates group by 1 order by 1")
+    assert rows == [("coin70", True, True, 6), ("score_stdout", False, False, 6)]
+
+
+def test_the_run_is_recomputed_as_run_json_counts_it(built):
+    """The flag changes no rate: the regraded replicates stay in, as in run.json (which set is the run's is the
+    user's call; the finding says how to make one)."""
+    db, _ = built
+    run = json.loads((RUN / "run.json").read_text())
+    (row,) = query(db, "select tasks_succeeded_recomputed, tasks_failed_recomputed, pass_rate_recomputed, "
+                       "counts_consistent, pass_rate_consistent from marts.coder_eval_run_summaries")
+    assert row == (run["tasks_succeeded"], run["tasks_failed"], run["pass_rate"], True, True)
