@@ -9,16 +9,33 @@ files here, without the loader."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
-from helpers import FIXTURES, built_once, query, run_results
+import pytest
+from helpers import FIXTURES, built_once, load_and_build, query, run_results
 
 RUN = FIXTURES / "coder_eval_regraded"
 SELECT = ["+coder_eval_variant_rates", "+coder_eval_run_summaries", "+fct_coder_eval_replicates",
           "+int_dq__coder_eval_r39_criteria_differ", "+data_quality_findings"]
 
 built = built_once(RUN, SELECT, "coder_eval_regraded")
+
+
+@pytest.fixture(scope="module")
+def half_regraded(tmp_path_factory):
+    """The run as if only the edited task file's two regrades had been made: coin70's other four replicates are put
+    back to their `coder-eval execute` records (task.execute.json: NOT_GRADED, stating the original criteria)."""
+    tmp = tmp_path_factory.mktemp("coder_eval_half_regraded")
+    run = tmp / "regraded"
+    shutil.copytree(RUN, run)
+    put_back = [p for p in sorted(run.glob("*/coin70/[0-9][0-9]/task.json"))
+                if json.loads(p.read_text())["task_config"]["source_file"] == "tasks/coin70.yaml"]
+    assert len(put_back) == 4
+    for p in put_back:
+        shutil.copyfile(p.parent / "task.execute.json", p)
+    return load_and_build(run, tmp, SELECT)
 
 
 def _replicates() -> dict[Path, dict]:
@@ -58,9 +75,9 @@ def test_r39_negative_control_a_task_graded_by_two_sets_of_criteria_is_a_finding
     for f, detail in rows:
         if f in edited:
             assert "graded by 3 success criteria" in detail and "edited/coin70.yaml" in detail
-            assert "shared by 2 of the task's 6 records" in detail
+            assert "shared by 2 of the task's 6 graded records" in detail
         else:
-            assert "graded by 2 success criteria" in detail and "shared by 4 of the task's 6 records" in detail
+            assert "graded by 2 success criteria" in detail and "shared by 4 of the task's 6 graded records" in detail
         assert "coder-eval evaluate" in detail
     assert query(db, "select count(*) from marts.data_quality_findings where rule_id = 'R39'") == [(6,)]
 
@@ -80,3 +97,12 @@ def test_the_run_is_recomputed_as_run_json_counts_it(built):
     (row,) = query(db, "select tasks_succeeded_recomputed, tasks_failed_recomputed, pass_rate_recomputed, "
                        "counts_consistent, pass_rate_consistent from marts.coder_eval_run_summaries")
     assert row == (run["tasks_succeeded"], run["tasks_failed"], run["pass_rate"], True, True)
+
+
+def test_records_graded_by_no_criteria_are_no_evidence(half_regraded):
+    """A NOT_GRADED record states its task's criteria but ran none: coin70's graded records share one set."""
+    db = half_regraded
+    assert query(db, "select count(*) from marts.fct_coder_eval_replicates where is_task_criteria_mixed") == [(0,)]
+    assert query(db, "select count(*) from marts.data_quality_findings where rule_id = 'R39'") == [(0,)]
+    assert query(db, "select status_category, count(*) from marts.fct_coder_eval_replicates where task_id = 'coin70' "
+                     "group by 1 order by 1") == [("failed", 2), ("ungraded", 4)]

@@ -27,7 +27,8 @@ listed_tasks as (
         )
 ),
 
--- the criteria a task was graded by in the run: coder-eval gives every variant and replicate of a task the same list;
+-- the criteria a task was graded by in the run (records whose criteria ran; a NOT_GRADED or errored record states the
+-- task's criteria but was graded by none): coder-eval gives every variant and replicate of a task the same list;
 -- `coder-eval evaluate <task file> <replicate dir>` regrades one replicate by another file's (R39)
 task_criteria_sets as (
     select
@@ -35,7 +36,7 @@ task_criteria_sets as (
         task_id,
         count(distinct success_criteria_json) as n_criteria_sets
     from listed_tasks
-    where success_criteria_json is not null
+    where success_criteria_json is not null and n_success_criteria > 0
     group by run_dir, task_id
 ),
 

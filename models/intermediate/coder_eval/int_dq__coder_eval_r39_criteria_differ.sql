@@ -3,7 +3,7 @@
   success criteria. coder-eval gives every variant and replicate of a task the same criteria; `coder-eval evaluate
   <task file> <replicate dir>` regrades one replicate by another task file's and refreshes run.json, so the run's
   rates and comparisons that count the task pool two instruments (int_coder_eval__replicates.is_task_criteria_mixed).
-  The finding names the criteria this record was graded by and how many of the task's records share them.
+  The finding names the criteria this record was graded by and how many of the task's graded records share them.
 -#}
 with replicates as (select * from {{ ref('int_coder_eval__replicates') }}),
 
@@ -17,7 +17,8 @@ mixed as (
     inner join replicates as r
         on
             {{ coder_eval_same_replicate('t', 'r') }}
-    where r.is_task_criteria_mixed and t.success_criteria_json is not null
+    -- the records whose criteria ran (as int_coder_eval__replicates counts them)
+    where r.is_task_criteria_mixed and t.success_criteria_json is not null and t.n_success_criteria > 0
 ),
 
 criteria_names as (
@@ -57,7 +58,7 @@ select
     || ': graded by ' || cast(coalesce(c.n_criteria, 0) as {{ dbt.type_string() }}) || ' success criteria ('
     || coalesce(c.criteria, 'none') || ') resolved from ' || coalesce(m.task_config_source_file, 'an unnamed task file')
     || ', shared by ' || cast(s.n_sharing as {{ dbt.type_string() }}) || ' of the task''s '
-    || cast(tt.n_stating as {{ dbt.type_string() }}) || ' records in this run, which were graded by '
+    || cast(tt.n_stating as {{ dbt.type_string() }}) || ' graded records in this run, which were graded by '
     || cast(tt.n_criteria_sets as {{ dbt.type_string() }}) || ' different sets of criteria'
     || '; every rate of the run that counts the task pools them (run.json too); regrade every replicate of the task'
     || ' with one task file (`coder-eval evaluate <task file> <replicate dir>`), then load again' as detail
