@@ -5,7 +5,8 @@ file that adds a third criterion. coder-eval refreshed run.json each time, so ru
 criteria; variant.json and experiment.json stay as `execute` wrote them (R24 says so).
 
 Before R39 nothing said that coin70's rate pooled two instruments. The expected facts are read from the task.json
-files here, without the loader."""
+files here, without the loader. fixtures/coder_eval_resumed_edited/ is the other way coder-eval writes such a run: an
+interrupted `coder-eval run` resumed after its task file was edited (`--resume` does not notice)."""
 from __future__ import annotations
 
 import json
@@ -21,6 +22,9 @@ SELECT = ["+coder_eval_variant_rates", "+coder_eval_run_summaries", "+fct_coder_
           "+int_dq__coder_eval_r39_criteria_differ", "+data_quality_findings"]
 
 built = built_once(RUN, SELECT, "coder_eval_regraded")
+
+RESUMED = FIXTURES / "coder_eval_resumed_edited"
+resumed = built_once(RESUMED, SELECT, "coder_eval_resumed_edited")
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +110,19 @@ def test_records_graded_by_no_criteria_are_no_evidence(half_regraded):
     assert query(db, "select count(*) from marts.data_quality_findings where rule_id = 'R39'") == [(0,)]
     assert query(db, "select status_category, count(*) from marts.fct_coder_eval_replicates where task_id = 'coin70' "
                      "group by 1 order by 1") == [("failed", 2), ("ungraded", 4)]
+
+
+def test_r39_a_run_resumed_after_its_task_file_changed_is_a_finding(resumed):
+    db, tmp = resumed
+    docs = {str(p): json.loads(p.read_text()) for p in sorted(RESUMED.glob("*/*/[0-9][0-9]/task.json"))}
+    ran = {f: len(d["success_criteria_results"]) for f, d in docs.items() if d["success_criteria_results"]}
+    assert sorted(Counter(ran.values()).items()) == [(2, 2), (3, 3)] and len(docs) == 6   # one placeholder (R37)
+    assert run_results(tmp / "target")["r39_coder_eval_tasks_graded_by_one_instrument"]["status"] == "warn"
+    rows = query(db, "select source_file, detail from intermediate.int_dq__coder_eval_r39_criteria_differ "
+                     "order by source_file")
+    assert [f for f, _ in rows] == sorted(ran)
+    for f, detail in rows:
+        assert f"graded by {ran[f]} success criteria" in detail
+        assert f"shared by {Counter(ran.values())[ran[f]]} of the task's 5 graded records" in detail
+    assert query(db, "select count(*), count(*) filter (where is_task_criteria_mixed) "
+                     "from marts.fct_coder_eval_replicates") == [(6, 6)]

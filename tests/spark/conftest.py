@@ -17,7 +17,7 @@ FAMILY_DIRS = [
     "inspect_grouped", "inspect_scales", "inspect_epoch_errors", "inspect_group_keys",
     "inspect_metric_kinds", "inspect_cluster_ids", "inspect_value_kinds",
     "inspect_nonfinite", "inspect_instruments", "inspect_deep_graders", "inspect_relogged", "inspect_agentic",
-    "coder_eval_interrupted", "coder_eval_reused_dir", "coder_eval_regraded",
+    "coder_eval_interrupted", "coder_eval_reused_dir", "coder_eval_regraded", "coder_eval_resumed_edited",
 ]
 
 

@@ -1,7 +1,8 @@
 {#-
   R39 (what the run directory claims): one row per task.json of a task that its run graded by more than one set of
   success criteria. coder-eval gives every variant and replicate of a task the same criteria; `coder-eval evaluate
-  <task file> <replicate dir>` regrades one replicate by another task file's and refreshes run.json, so the run's
+  <task file> <replicate dir>` regrades one replicate by another task file's and refreshes run.json, and
+  `coder-eval run --resume` runs the remaining replicates by the task file as it is now, so the run's
   rates and comparisons that count the task pool two instruments (int_coder_eval__replicates.is_task_criteria_mixed).
   The finding names the criteria this record was graded by and how many of the task's graded records share them.
 -#}
@@ -61,7 +62,8 @@ select
     || cast(tt.n_stating as {{ dbt.type_string() }}) || ' graded records in this run, which were graded by '
     || cast(tt.n_criteria_sets as {{ dbt.type_string() }}) || ' different sets of criteria'
     || '; every rate of the run that counts the task pools them (run.json too); regrade every replicate of the task'
-    || ' with one task file (`coder-eval evaluate <task file> <replicate dir>`), then load again' as detail
+    || ' with one task file (`coder-eval evaluate <task file> <replicate dir>`, which needs its workspace), or run the'
+    || ' task again into a new --run-dir, then load again' as detail
 from mixed as m
 inner join sharing as s
     on
