@@ -29,7 +29,8 @@ listed_tasks as (
 
 -- the criteria a task was graded by in the run (records whose criteria ran; a NOT_GRADED or errored record states the
 -- task's criteria but was graded by none): coder-eval gives every variant and replicate of a task the same list;
--- `coder-eval evaluate <task file> <replicate dir>` regrades one replicate by another file's (R39)
+-- `coder-eval evaluate <task file> <replicate dir>` regrades one replicate by another file's, and `coder-eval run
+-- --resume` runs the rest by the task file as edited since (R39)
 task_criteria_sets as (
     select
         run_dir,
